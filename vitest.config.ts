@@ -1,0 +1,84 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+// Tests import the packages by name and run against their sources, so a change is tested without a
+// build. Child processes (stdio servers, resume in another process) run sources through tsx.
+const sourceAliases = [
+  { find: /^@waitfor\/core$/, replacement: here('./packages/core/src/index.ts') },
+  { find: /^@waitfor\/core\/form$/, replacement: here('./packages/core/src/form.ts') },
+  { find: /^@waitfor\/mcp-bridge$/, replacement: here('./packages/mcp-bridge/src/index.ts') },
+  { find: /^@waitfor\/legacy-spec$/, replacement: here('./packages/legacy-spec/src/index.ts') },
+  { find: /^@waitfor\/react$/, replacement: here('./packages/react/src/index.ts') },
+];
+
+export default defineConfig({
+  resolve: { alias: sourceAliases },
+  test: {
+    reporters: ['default', ['json', { outputFile: '.test-results/vitest.json' }]],
+    projects: [
+      {
+        extends: true,
+        test: { name: 'core', include: ['packages/core/src/**/*.test.ts'], environment: 'node' },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'mcp-bridge',
+          include: ['packages/mcp-bridge/src/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'legacy-spec',
+          include: ['packages/legacy-spec/src/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'react-19',
+          include: ['packages/react/src/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+        },
+      },
+      {
+        // The same React tests once more against React 18 (installed under the aliases react-18 and
+        // react-dom-18). Testing Library is inlined so the alias reaches its imports too.
+        extends: true,
+        resolve: {
+          alias: [
+            ...sourceAliases,
+            { find: /^react$/, replacement: 'react-18' },
+            { find: /^react\/(.*)$/, replacement: 'react-18/$1' },
+            { find: /^react-dom$/, replacement: 'react-dom-18' },
+            { find: /^react-dom\/(.*)$/, replacement: 'react-dom-18/$1' },
+          ],
+        },
+        test: {
+          name: 'react-18',
+          include: ['packages/react/src/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          server: { deps: { inline: [/@testing-library\//] } },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'tooling',
+          include: ['scripts/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
