@@ -73,6 +73,16 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'example',
+          include: ['apps/example/{src,test}/**/*.test.{ts,tsx}'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'tooling',
           include: ['scripts/**/*.test.ts'],
           environment: 'node',

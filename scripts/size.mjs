@@ -1,0 +1,74 @@
+// Prints the min+gzip size of every public entry, bundled from source with esbuild. Peer
+// dependencies and the other @waitfor packages are left out (each is counted on its own); regular
+// dependencies such as zod are counted, because a user downloads them.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** Every public entry with its budget in bytes (min+gzip). */
+export const entries = [
+  { name: '@waitfor/core', file: 'packages/core/src/index.ts', budget: 2 * 1024 },
+  { name: '@waitfor/core/form', file: 'packages/core/src/form.ts', budget: 15 * 1024 },
+  { name: '@waitfor/mcp-bridge', file: 'packages/mcp-bridge/src/index.ts', budget: 8 * 1024 },
+  { name: '@waitfor/legacy-spec', file: 'packages/legacy-spec/src/index.ts', budget: 3 * 1024 },
+  { name: '@waitfor/react', file: 'packages/react/src/index.ts', budget: 8 * 1024 },
+];
+
+function externalsOf(file) {
+  const manifest = JSON.parse(
+    readFileSync(new URL(`../${file.split('/src/')[0]}/package.json`, import.meta.url), 'utf8'),
+  );
+  return [
+    ...Object.keys(manifest.peerDependencies ?? {}),
+    '@waitfor/*',
+    '@modelcontextprotocol/*',
+    'react',
+    'react/*',
+    'react-dom',
+    'react-dom/*',
+  ];
+}
+
+/** Bundles one entry and returns its minified and gzipped sizes in bytes. */
+export async function measure(entry) {
+  const result = await build({
+    entryPoints: [`${root}${entry.file}`],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'neutral',
+    mainFields: ['module', 'main'],
+    external: externalsOf(entry.file),
+    write: false,
+    logLevel: 'silent',
+    jsx: 'automatic',
+  });
+  const code = result.outputFiles[0].contents;
+  return { minified: code.byteLength, gzipped: gzipSync(code, { level: 9 }).byteLength };
+}
+
+async function main() {
+  const rows = [];
+  for (const entry of entries) {
+    const size = await measure(entry);
+    rows.push({ ...entry, ...size, within: size.gzipped <= entry.budget });
+  }
+  const kb = (bytes) => `${(bytes / 1024).toFixed(2)} KB`;
+  console.log('| entry | min | min+gzip | budget | within |');
+  console.log('|---|---:|---:|---:|:---:|');
+  for (const row of rows) {
+    console.log(
+      `| ${row.name} | ${kb(row.minified)} | ${kb(row.gzipped)} | ${kb(row.budget)} | ${row.within ? 'yes' : 'NO'} |`,
+    );
+  }
+  return rows;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  await main();
+}
+
+export { main };
