@@ -9,6 +9,7 @@ const sourceAliases = [
   { find: /^@waitfor\/core$/, replacement: here('./packages/core/src/index.ts') },
   { find: /^@waitfor\/core\/form$/, replacement: here('./packages/core/src/form.ts') },
   { find: /^@waitfor\/mcp-bridge$/, replacement: here('./packages/mcp-bridge/src/index.ts') },
+  { find: /^@waitfor\/mcp-bridge\/node$/, replacement: here('./packages/mcp-bridge/src/node.ts') },
   { find: /^@waitfor\/legacy-spec$/, replacement: here('./packages/legacy-spec/src/index.ts') },
   { find: /^@waitfor\/react$/, replacement: here('./packages/react/src/index.ts') },
 ];

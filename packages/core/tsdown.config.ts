@@ -1,8 +1,10 @@
 import { defineConfig } from 'tsdown';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  entry: ['src/index.ts', 'src/form.ts'],
   format: 'esm',
+  // .mjs / .d.mts, as the package.json exports name them.
+  fixedExtension: true,
   platform: 'neutral',
   dts: true,
   sourcemap: true,

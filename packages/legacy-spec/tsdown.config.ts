@@ -4,6 +4,8 @@ export default defineConfig({
   entry: ['src/index.ts'],
   format: 'esm',
   platform: 'neutral',
+  // .mjs / .d.mts, as the package.json exports name them.
+  fixedExtension: true,
   dts: true,
   sourcemap: true,
 });

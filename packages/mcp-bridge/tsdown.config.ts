@@ -1,8 +1,11 @@
 import { defineConfig } from 'tsdown';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  // The main entry stays browser-safe; stdio (Node-only) lives on the './node' subpath.
+  entry: ['src/index.ts', 'src/node.ts'],
   format: 'esm',
+  // .mjs / .d.mts, as the package.json exports name them.
+  fixedExtension: true,
   platform: 'neutral',
   dts: true,
   sourcemap: true,

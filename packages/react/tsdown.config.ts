@@ -1,8 +1,13 @@
 import { defineConfig } from 'tsdown';
 
+// unbundle keeps one output file per source file: bundling would drop the 'use client' directive
+// that the hook and component files carry for React Server Components frameworks.
 export default defineConfig({
   entry: ['src/index.ts'],
+  unbundle: true,
   format: 'esm',
+  // .mjs / .d.mts, as the package.json exports name them.
+  fixedExtension: true,
   platform: 'neutral',
   dts: true,
   sourcemap: true,

@@ -1,1 +1,11 @@
-export {};
+export { createLegacySpec, elicitationCompleteMethod, legacySpec } from './legacySpec';
+export type { CompletionEvent, LegacySpec, LegacySpecOptions } from './legacySpec';
+export type {
+  CompletionWaitOptions,
+  UrlElicitation,
+  UrlElicitationState,
+} from './elicitationRegistry';
+export { LegacySpecError, legacySpecErrorOf } from './legacySpecError';
+export type { LegacySpecErrorCode, LegacySpecErrorOptions } from './legacySpecError';
+export { urlElicitationRequiredCode, urlElicitationsOf } from './urlElicitationRequired';
+export type { UrlElicitationParams } from './urlElicitationRequired';

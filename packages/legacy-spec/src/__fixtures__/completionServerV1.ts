@@ -1,0 +1,79 @@
+/**
+ * A legacy-era test server on the v1 SDK (`@modelcontextprotocol/sdk`), served over stdio.
+ * Same tools as completionServerV2.ts (legacy side):
+ * - `open-url {elicitationId, url}` — pushes a URL-mode `elicitation/create`, returns `action:<action>`.
+ * - `complete {elicitationId}` — sends `notifications/elicitation/complete` for that id (known or
+ *   not) through the v1 `createElicitationCompletionNotifier`, and records it as completed.
+ * - `requires-url {elicitationIds, url}` — throws UrlElicitationRequiredError (-32042) until every
+ *   id went through `complete`; then `done:<n>` where n counts the calls with these ids so far.
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { UrlElicitationRequiredError } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+
+const completed = new Set<string>();
+const requiresUrlCalls = new Map<string, number>();
+
+const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] });
+
+/** Builds the v1 server with the three tools. */
+export function createCompletionServerV1(): McpServer {
+  const server = new McpServer(
+    { name: 'completion-v1', version: '1.0.0' },
+    { capabilities: { tools: {} } },
+  );
+
+  server.registerTool(
+    'open-url',
+    { inputSchema: { elicitationId: z.string(), url: z.string() } },
+    async ({ elicitationId, url }) => {
+      const result = await server.server.elicitInput({
+        mode: 'url',
+        message: `Finish signing in for ${elicitationId}`,
+        url,
+        elicitationId,
+      });
+      return text(`action:${result.action}`);
+    },
+  );
+
+  server.registerTool(
+    'complete',
+    { inputSchema: { elicitationId: z.string() } },
+    async ({ elicitationId }, extra) => {
+      completed.add(elicitationId);
+      await server.server.createElicitationCompletionNotifier(elicitationId, {
+        relatedRequestId: extra.requestId,
+      })();
+      return text('sent');
+    },
+  );
+
+  server.registerTool(
+    'requires-url',
+    { inputSchema: { elicitationIds: z.array(z.string()), url: z.string() } },
+    async ({ elicitationIds, url }) => {
+      const key = elicitationIds.join(' ');
+      const calls = (requiresUrlCalls.get(key) ?? 0) + 1;
+      requiresUrlCalls.set(key, calls);
+      const missing = elicitationIds.filter((id) => !completed.has(id));
+      if (missing.length > 0) {
+        throw new UrlElicitationRequiredError(
+          missing.map((elicitationId) => ({
+            mode: 'url' as const,
+            elicitationId,
+            url: `${url}?id=${encodeURIComponent(elicitationId)}`,
+            message: `Authorize ${elicitationId}`,
+          })),
+          'This request requires browser-based authorization.',
+        );
+      }
+      return text(`done:${calls}`);
+    },
+  );
+
+  return server;
+}
+
+await createCompletionServerV1().connect(new StdioServerTransport());

@@ -1,0 +1,95 @@
+/**
+ * A dual-era test server on the v2 SDK (`@modelcontextprotocol/server`), served over stdio by
+ * `serveStdio`, so one process answers a legacy (`initialize`) or a modern (`server/discover`) client.
+ *
+ * Tools (both eras unless noted):
+ * - `open-url {elicitationId, url}` — legacy: pushes a URL-mode `elicitation/create` carrying
+ *   `elicitationId` and returns `action:<action>`. Modern: asks the same URL through `input_required`.
+ * - `complete {elicitationId}` — legacy only: sends `notifications/elicitation/complete` for that id
+ *   through `createElicitationCompletionNotifier` (any id, known or not) and records it as completed.
+ * - `requires-url {elicitationIds, url}` — legacy only: throws URLElicitationRequiredError (-32042)
+ *   listing one URL elicitation per id until every id went through `complete`; then `done:<n>` where
+ *   n counts the calls with these ids so far.
+ *
+ * The completed set lives in the process: a stdio process serves exactly one connection.
+ */
+import {
+  inputRequired,
+  McpServer,
+  type McpRequestContext,
+  UrlElicitationRequiredError,
+} from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { z } from 'zod';
+
+const completed = new Set<string>();
+const requiresUrlCalls = new Map<string, number>();
+
+const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] });
+
+/** Builds one server instance for the era `serveStdio` chose. */
+export function createCompletionServerV2(context: McpRequestContext): McpServer {
+  const server = new McpServer(
+    { name: 'completion-v2', version: '1.0.0' },
+    { capabilities: { tools: {} } },
+  );
+
+  server.registerTool(
+    'open-url',
+    { inputSchema: z.object({ elicitationId: z.string(), url: z.string() }) },
+    async ({ elicitationId, url }, ctx) => {
+      const message = `Finish signing in for ${elicitationId}`;
+      if (context.era === 'modern') {
+        const response = ctx.mcpReq.inputResponses?.['browser'] as { action?: string } | undefined;
+        if (!response) {
+          return inputRequired({
+            inputRequests: { browser: inputRequired.elicitUrl({ message, url }) },
+          });
+        }
+        return text(`action:${String(response.action)}`);
+      }
+      const result = await ctx.mcpReq.elicitInput({ mode: 'url', message, url, elicitationId });
+      return text(`action:${result.action}`);
+    },
+  );
+
+  server.registerTool(
+    'complete',
+    { inputSchema: z.object({ elicitationId: z.string() }) },
+    async ({ elicitationId }, ctx) => {
+      completed.add(elicitationId);
+      const notify = server.server.createElicitationCompletionNotifier(elicitationId, {
+        relatedRequestId: ctx.mcpReq.id,
+      });
+      await notify();
+      return text('sent');
+    },
+  );
+
+  server.registerTool(
+    'requires-url',
+    { inputSchema: z.object({ elicitationIds: z.array(z.string()), url: z.string() }) },
+    async ({ elicitationIds, url }) => {
+      const key = elicitationIds.join(' ');
+      const calls = (requiresUrlCalls.get(key) ?? 0) + 1;
+      requiresUrlCalls.set(key, calls);
+      const missing = elicitationIds.filter((id) => !completed.has(id));
+      if (missing.length > 0) {
+        throw new UrlElicitationRequiredError(
+          missing.map((elicitationId) => ({
+            mode: 'url' as const,
+            elicitationId,
+            url: `${url}?id=${encodeURIComponent(elicitationId)}`,
+            message: `Authorize ${elicitationId}`,
+          })),
+          'This request requires browser-based authorization.',
+        );
+      }
+      return text(`done:${calls}`);
+    },
+  );
+
+  return server;
+}
+
+serveStdio(createCompletionServerV2);

@@ -1,0 +1,116 @@
+import { accept, cancel, decline, type Request } from '@waitfor/core';
+import { describe, expect, it } from 'vitest';
+import { createElicitationRegistry } from './elicitationRegistry';
+import { createLegacySpec } from './legacySpec';
+import { LegacySpecError } from './legacySpecError';
+
+const urlRequest = (id: string, elicitationId: string): Request => ({
+  id,
+  kind: 'authorization',
+  prompt: 'Sign in',
+  url: 'https://example.com/sign-in',
+  data: { elicitationId },
+});
+
+const codeOf = async (promise: Promise<unknown>) => {
+  try {
+    await promise;
+  } catch (error) {
+    return LegacySpecError.isInstance(error)
+      ? error.code
+      : `not a LegacySpecError: ${String(error)}`;
+  }
+  return 'resolved';
+};
+
+describe('elicitation registry', () => {
+  it('moves open → consented → completed and resolves waiters, by elicitationId or Request id', async () => {
+    const registry = createElicitationRegistry(10_000);
+    const scope = { server: 'one' };
+    registry.add(scope, urlRequest('elc-1', 'e-1'), 'e-1');
+    expect(registry.find('e-1')?.state).toBe('open');
+    registry.answered(accept('elc-1'));
+    expect(registry.find('elc-1')?.state).toBe('consented');
+    const byElicitationId = registry.wait('e-1');
+    const byRequestId = registry.wait('elc-1');
+    const completed = registry.complete(scope, 'e-1');
+    expect(completed).toMatchObject({
+      wasOpen: false,
+      entry: { state: 'completed', server: 'one' },
+    });
+    await expect(byElicitationId).resolves.toMatchObject({
+      elicitationId: 'e-1',
+      state: 'completed',
+    });
+    await expect(byRequestId).resolves.toMatchObject({ request: { id: 'elc-1' } });
+    // A waiter that comes after completion resolves at once.
+    await expect(registry.wait('e-1')).resolves.toMatchObject({ state: 'completed' });
+  });
+
+  it('ignores unknown and repeated completions, and completions from another connection, without a new snapshot', () => {
+    const registry = createElicitationRegistry(10_000);
+    const scope = { server: 'one' };
+    const other = { server: 'one' };
+    registry.add(scope, urlRequest('elc-1', 'e-1'), 'e-1');
+    registry.answered(accept('elc-1'));
+    expect(registry.complete(other, 'e-1')).toBeUndefined();
+    expect(registry.complete(scope, 'unknown')).toBeUndefined();
+    expect(registry.complete(scope, 'e-1')).toBeDefined();
+    const snapshot = registry.getSnapshot();
+    let changes = 0;
+    registry.subscribe(() => (changes += 1));
+    expect(registry.complete(scope, 'e-1')).toBeUndefined();
+    expect(registry.complete(scope, 'unknown')).toBeUndefined();
+    expect(registry.getSnapshot()).toBe(snapshot);
+    expect(changes).toBe(0);
+  });
+
+  it('marks a completion that arrives before any Answer as wasOpen, and a later Answer keeps it completed', () => {
+    const registry = createElicitationRegistry(10_000);
+    const scope = { server: 'one' };
+    registry.add(scope, urlRequest('elc-1', 'e-1'), 'e-1');
+    expect(registry.complete(scope, 'e-1')?.wasOpen).toBe(true);
+    registry.answered(cancel('elc-1'));
+    expect(registry.find('e-1')?.state).toBe('completed');
+  });
+
+  it('rejects waiters when the elicitation is declined, the time runs out, the signal aborts, or the id is unknown', async () => {
+    const registry = createElicitationRegistry(10_000);
+    const scope = { server: 'one' };
+    registry.add(scope, urlRequest('elc-1', 'e-1'), 'e-1');
+    registry.add(scope, urlRequest('elc-2', 'e-2'), 'e-2');
+    registry.add(scope, urlRequest('elc-3', 'e-3'), 'e-3');
+    const declined = registry.wait('e-1');
+    registry.answered(decline('elc-1'));
+    expect(await codeOf(declined)).toBe('elicitation_closed');
+    expect(await codeOf(registry.wait('e-2', { timeoutMs: 5 }))).toBe('completion_timeout');
+    const controller = new AbortController();
+    const aborted = registry.wait('e-3', { signal: controller.signal, timeoutMs: Infinity });
+    controller.abort(new Error('host gave up'));
+    expect(await codeOf(aborted)).toBe('aborted');
+    expect(await codeOf(registry.wait('nope'))).toBe('unknown_elicitation');
+    // The connection going away closes what is still live.
+    registry.answered(accept('elc-3'));
+    const live = registry.wait('e-3', { timeoutMs: Infinity });
+    registry.closeScope(scope);
+    expect(await codeOf(live)).toBe('elicitation_closed');
+    expect(registry.getSnapshot()).toEqual([]);
+  });
+});
+
+describe('createLegacySpec options', () => {
+  it.each([
+    ['a negative completionTimeoutMs', { completionTimeoutMs: -1 }],
+    ['a NaN completionTimeoutMs', { completionTimeoutMs: Number.NaN }],
+    ['a fractional maxRetries', { maxRetries: 1.5 }],
+    ['an inbox without answer()', { inbox: {} as never }],
+  ])('refuses %s with invalid_options', (_label, options) => {
+    let code: string | undefined;
+    try {
+      createLegacySpec(options);
+    } catch (error) {
+      code = LegacySpecError.isInstance(error) ? error.code : 'other';
+    }
+    expect(code).toBe('invalid_options');
+  });
+});

@@ -1,0 +1,71 @@
+import type { Answer } from '@waitfor/core';
+
+/** What went wrong, as a stable string a host can switch on. */
+export type LegacySpecErrorCode =
+  /** A URL elicitation of a -32042 error was declined or cancelled; `answers` holds every Answer. */
+  | 'elicitation_refused'
+  /** The retry after a -32042 failed with -32042 again, naming an elicitation already handled. */
+  | 'elicitation_loop'
+  /** More -32042 rounds than `maxRetries` allowed, each naming new elicitations. */
+  | 'retries_exceeded'
+  /** A -32042 error whose `data.elicitations` is not a list of URL elicitations with ids. */
+  | 'invalid_error_data'
+  /** `waitForCompletion` named an elicitation this extension has never seen. */
+  | 'unknown_elicitation'
+  /** `waitForCompletion` ran out of time before `notifications/elicitation/complete` arrived. */
+  | 'completion_timeout'
+  /** The caller's signal aborted the wait or the call. */
+  | 'aborted'
+  /** The URL elicitation was declined or cancelled, so no completion will come. */
+  | 'elicitation_closed'
+  /** A bad option passed to createLegacySpec / legacySpec. */
+  | 'invalid_options';
+
+const brand = Symbol.for('waitfor.legacy-spec.error');
+
+/** Options of a LegacySpecError beyond its code and message. */
+export interface LegacySpecErrorOptions {
+  cause?: unknown;
+  /** The Answers given to the Requests of a -32042 error, in the order the server listed them. */
+  answers?: readonly Answer[];
+  /** The elicitationId the error is about, when there is one. */
+  elicitationId?: string;
+}
+
+/** The one error class of @waitfor/legacy-spec; recognise it across installed copies with `isInstance`. */
+export class LegacySpecError extends Error {
+  readonly code: LegacySpecErrorCode;
+  readonly answers: readonly Answer[] | undefined;
+  readonly elicitationId: string | undefined;
+  readonly [brand] = true;
+
+  constructor(code: LegacySpecErrorCode, message: string, options: LegacySpecErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'LegacySpecError';
+    this.code = code;
+    this.answers = options.answers;
+    this.elicitationId = options.elicitationId;
+  }
+
+  /** True for a LegacySpecError from any installed copy of this package. */
+  static isInstance(value: unknown): value is LegacySpecError {
+    return (
+      typeof value === 'object' &&
+      value !== null &&
+      (value as Record<symbol, unknown>)[brand] === true
+    );
+  }
+}
+
+/**
+ * The LegacySpecError in `error` or its `cause` chain (a bridge call may wrap what an extension
+ * threw, e.g. in a BridgeError), or undefined.
+ */
+export function legacySpecErrorOf(error: unknown): LegacySpecError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth += 1) {
+    if (LegacySpecError.isInstance(current)) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
