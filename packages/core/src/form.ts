@@ -1,0 +1,17 @@
+export type {
+  FormBooleanSchema,
+  FormChoiceSchema,
+  FormField,
+  FormFieldKind,
+  FormMultiSelectSchema,
+  FormNumberSchema,
+  FormOption,
+  FormPropertySchema,
+  FormSchema,
+  FormSingleSelectSchema,
+  FormStringSchema,
+  FormValidation,
+  FormValue,
+} from './form/formTypes';
+export { formFields, parseFormSchema } from './form/parseFormSchema';
+export { formDefaults, validateFormAnswer } from './form/validateFormAnswer';

@@ -1,0 +1,52 @@
+import { isRecord } from '../check';
+import { checkValue } from './checkValue';
+import type { FormSchema, FormValidation, FormValue } from './formTypes';
+import { formFields } from './parseFormSchema';
+
+const copy = (value: FormValue): FormValue => (Array.isArray(value) ? [...value] : value);
+
+/** The schema's defaults by field name, e.g. to seed a form's values. */
+export function formDefaults(schema: FormSchema | unknown): Record<string, FormValue> {
+  return Object.fromEntries(
+    formFields(schema).flatMap((field) =>
+      field.default === undefined ? [] : [[field.name, copy(field.default)]],
+    ),
+  );
+}
+
+/**
+ * Validates what a person submitted for a form, coercing form-input strings ("42" → 42, "true" →
+ * true, one choice → [choice]). Omitted fields (undefined or null) get their default; an empty
+ * string counts as no answer, so it is dropped from an optional field and is "Required." for a
+ * required one. Unknown keys are errors. A raw schema is checked first (throws `invalid_schema`).
+ */
+export function validateFormAnswer(schema: FormSchema | unknown, data: unknown): FormValidation {
+  const fields = formFields(schema);
+  const submitted = data ?? {};
+  if (!isRecord(submitted))
+    return { ok: false, errors: { '': 'Expected an object of field values.' } };
+  const errors: [string, string][] = [];
+  const value: [string, FormValue][] = [];
+  for (const key of Object.keys(submitted)) {
+    if (submitted[key] !== undefined && !fields.some((field) => field.name === key)) {
+      errors.push([key, 'Unknown field.']);
+    }
+  }
+  for (const field of fields) {
+    // Own keys only: a field named "constructor" must not read Object.prototype.constructor.
+    const input = Object.hasOwn(submitted, field.name) ? submitted[field.name] : undefined;
+    if (input === '' || (input == null && field.default === undefined)) {
+      if (field.required) errors.push([field.name, 'Required.']);
+    } else if (input == null) {
+      value.push([field.name, copy(field.default!)]);
+    } else {
+      const checked = checkValue(field, input, true);
+      if (typeof checked === 'string') errors.push([field.name, checked]);
+      else value.push([field.name, checked.value]);
+    }
+  }
+  // fromEntries defines keys, so a field named "__proto__" stays a plain key.
+  return errors.length > 0
+    ? { ok: false, errors: Object.fromEntries(errors) }
+    : { ok: true, value: Object.fromEntries(value) };
+}

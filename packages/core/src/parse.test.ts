@@ -1,0 +1,168 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseAnswer, parseRequest, WaitforError } from '@waitfor/core';
+
+const valid = { id: 'r1', kind: 'input', prompt: 'Name?' };
+
+/** Runs `action` and returns the WaitforError it throws (fails the test if it does not throw one). */
+function caught(action: () => unknown): WaitforError {
+  try {
+    action();
+  } catch (error) {
+    if (WaitforError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a WaitforError');
+}
+
+describe('parseRequest', () => {
+  it('accepts a full Request and copies it', () => {
+    const full = {
+      ...valid,
+      url: 'https://example.com/auth',
+      data: { schema: { type: 'object' }, origin: { server: 'weather', era: 'legacy' } },
+      expiresAt: '2026-07-28T10:00:00.5+02:00',
+    };
+    const parsed = parseRequest(full);
+    expect(parsed).toEqual(full);
+    expect(parsed).not.toBe(full);
+  });
+
+  it.each([
+    ['not an object', null, ''],
+    ['an array', [], ''],
+    ['missing id', { kind: 'input', prompt: '' }, 'id'],
+    ['empty id', { ...valid, id: '' }, 'id'],
+    ['numeric id', { ...valid, id: 1 }, 'id'],
+    ['missing kind', { id: 'a', prompt: '' }, 'kind'],
+    ['missing prompt', { id: 'a', kind: 'input' }, 'prompt'],
+    ['url not a string', { ...valid, url: 3 }, 'url'],
+    ['data an array', { ...valid, data: [] }, 'data'],
+    ['origin without server', { ...valid, data: { origin: {} } }, 'data'],
+    ['expiresAt a number', { ...valid, expiresAt: 1 }, 'expiresAt'],
+    ['expiresAt not RFC 3339', { ...valid, expiresAt: '2026-07-28 10:00' }, 'expiresAt'],
+    ['expiresAt Feb 30', { ...valid, expiresAt: '2026-02-30T00:00:00Z' }, 'expiresAt'],
+    ['unknown top-level key', { ...valid, extra: 1 }, 'extra'],
+    [
+      '__proto__ key',
+      JSON.parse('{"id":"a","kind":"input","prompt":"","__proto__":{}}'),
+      '__proto__',
+    ],
+  ])('rejects %s naming the field', (_name, value, path) => {
+    const error = caught(() => parseRequest(value));
+    expect(error.code).toBe('invalid_request');
+    expect(error.path).toBe(path);
+    if (path) expect(error.message).toContain(path);
+  });
+
+  it('never throws anything but WaitforError on random input', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.anything(),
+          fc.record({ id: fc.anything(), kind: fc.anything(), prompt: fc.anything() }),
+        ),
+        (value) => {
+          try {
+            parseRequest(value);
+          } catch (error) {
+            expect(WaitforError.isInstance(error)).toBe(true);
+          }
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('round-trips every valid Request through JSON unchanged', () => {
+    const dateTime = fc
+      .date({
+        min: new Date('0001-01-01T00:00:00Z'),
+        max: new Date('9999-12-31T23:59:59Z'),
+        noInvalidDate: true,
+      })
+      .map((date) => date.toISOString());
+    const jsonRecord = fc.dictionary(fc.string(), fc.jsonValue());
+    const request = fc.record(
+      {
+        id: fc.string({ minLength: 1 }),
+        kind: fc.oneof(
+          fc.constantFrom('input', 'authorization', 'approval', 'question'),
+          fc.string({ minLength: 1 }),
+        ),
+        prompt: fc.string(),
+        url: fc.webUrl(),
+        data: fc.oneof(jsonRecord, fc.record({ origin: fc.record({ server: fc.string() }) })),
+        expiresAt: dateTime,
+      },
+      { requiredKeys: ['id', 'kind', 'prompt'] },
+    );
+    fc.assert(
+      fc.property(request, (value) => {
+        // JSON itself turns -0 into 0, so the wire copy is the reference for the JSON leg.
+        const wire: unknown = JSON.parse(JSON.stringify(value));
+        expect(parseRequest(wire)).toEqual(wire);
+        expect(parseRequest(value)).toEqual(value);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
+
+describe('parseAnswer', () => {
+  it('accepts the wire shapes', () => {
+    expect(parseAnswer({ id: 'a', ok: true, data: { x: 1 } })).toEqual({
+      id: 'a',
+      ok: true,
+      data: { x: 1 },
+    });
+    expect(parseAnswer({ id: 'a', ok: false, reason: 'declined' })).toEqual({
+      id: 'a',
+      ok: false,
+      reason: 'declined',
+    });
+  });
+
+  it.each([
+    ['ok not boolean', { id: 'a', ok: 'yes' }, 'ok'],
+    ['missing ok', { id: 'a' }, 'ok'],
+    ['missing id', { ok: true }, 'id'],
+    ['data not an object', { id: 'a', ok: true, data: 'x' }, 'data'],
+    ['reason not a string', { id: 'a', ok: false, reason: 1 }, 'reason'],
+    ['unknown key', { id: 'a', ok: true, content: {} }, 'content'],
+    ['a string', 'accept', ''],
+  ])('rejects %s naming the field', (_name, value, path) => {
+    const error = caught(() => parseAnswer(value));
+    expect(error.code).toBe('invalid_answer');
+    expect(error.path).toBe(path);
+  });
+
+  it('never throws anything but WaitforError, and round-trips valid Answers', () => {
+    fc.assert(
+      fc.property(fc.anything(), (value) => {
+        try {
+          parseAnswer(value);
+        } catch (error) {
+          expect(WaitforError.isInstance(error)).toBe(true);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+    const answer = fc.record(
+      {
+        id: fc.string({ minLength: 1 }),
+        ok: fc.boolean(),
+        data: fc.dictionary(fc.string(), fc.jsonValue()),
+        reason: fc.string(),
+      },
+      { requiredKeys: ['id', 'ok'] },
+    );
+    fc.assert(
+      fc.property(answer, (value) => {
+        const wire: unknown = JSON.parse(JSON.stringify(value));
+        expect(parseAnswer(wire)).toEqual(wire);
+        expect(parseAnswer(value)).toEqual(value);
+      }),
+    );
+  });
+});
