@@ -1,0 +1,102 @@
+/**
+ * Test harness: real clients of both SDK generations over real transports, with the bridge
+ * attached. `openClient(kind, transport, server, options)` → `{ client, close }`.
+ *
+ * kinds: 'v2-modern' (v2 client pinned to 2026-07-28), 'v2-legacy' (v2 client, 2025 handshake),
+ * 'v1' (@modelcontextprotocol/sdk client). transports: 'http' (needs a running fixture URL) and
+ * 'stdio' (spawns dualEraServerStdio.ts with tsx).
+ */
+import { fileURLToPath } from 'node:url';
+import {
+  Client as V2Client,
+  StreamableHTTPClientTransport as V2Http,
+} from '@modelcontextprotocol/client';
+import { StdioClientTransport as V2Stdio } from '@modelcontextprotocol/client/stdio';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as V1Stdio } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import * as v1Types from '@modelcontextprotocol/sdk/types.js';
+import type { Answer, Request, WaitFor } from '@waitfor/core';
+import {
+  attachWaitFor,
+  elicitationCapabilities,
+  type AttachOptions,
+  type Attachment,
+} from '../index';
+
+/** The tsx binary of the workspace (runs TypeScript fixtures as child processes). */
+export const tsxBinary = fileURLToPath(
+  new URL('../../../../node_modules/.bin/tsx', import.meta.url),
+);
+/** The stdio entry of the dual-era fixture. */
+export const stdioFixture = fileURLToPath(new URL('./dualEraServerStdio.ts', import.meta.url));
+/** The v1 push fixture (stdio). */
+export const v1PushFixture = fileURLToPath(new URL('./v1PushServer.ts', import.meta.url));
+
+/** Which client generation and era. */
+export type ClientKind = 'v2-modern' | 'v2-legacy' | 'v1';
+/** Which transport. */
+export type TransportKind = 'http' | 'stdio';
+
+/** An opened, attached client. */
+export interface OpenClient {
+  client: V2Client | V1Client;
+  attachment: Attachment;
+  close(): Promise<void>;
+}
+
+/** Open a client of `kind` over `transport` with the bridge attached before connecting. */
+export async function openClient(
+  kind: ClientKind,
+  transport: TransportKind,
+  target: { url?: string; command?: string; args?: string[] },
+  options: AttachOptions,
+): Promise<OpenClient> {
+  const info = { name: 'waitfor-test', version: '1.0.0' };
+  const command = target.command ?? tsxBinary;
+  const args = target.args ?? [stdioFixture];
+  if (kind === 'v1') {
+    const client = new V1Client(info, { capabilities: elicitationCapabilities(options) as never });
+    const attachment = attachWaitFor(client, { ...options, v1Schemas: v1Types });
+    await attachment.ready;
+    await client.connect(
+      transport === 'http'
+        ? new V1Http(new URL(target.url as string))
+        : new V1Stdio({ command, args, stderr: 'ignore' }),
+    );
+    return { client, attachment, close: () => client.close() };
+  }
+  const client = new V2Client(info, {
+    capabilities: elicitationCapabilities(options) as never,
+    ...(kind === 'v2-modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
+  });
+  const attachment = attachWaitFor(client, options);
+  await attachment.ready;
+  await client.connect(
+    transport === 'http'
+      ? new V2Http(new URL(target.url as string))
+      : new V2Stdio({ command, args, stderr: 'ignore' }),
+  );
+  return { client, attachment, close: () => client.close() };
+}
+
+/** A scripted person: answers every Request with `script(request)` and records what it saw. */
+export function scriptedPerson(
+  script: (request: Request, index: number) => Answer | Promise<Answer>,
+) {
+  const seen: Request[] = [];
+  const waitFor: WaitFor = async (request) => {
+    seen.push(request);
+    return script(request, seen.length - 1);
+  };
+  return { waitFor, seen };
+}
+
+/** Wait `ms` milliseconds. */
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The text of the first content block of a tool result. */
+export function textOf(result: unknown): string {
+  const content = (result as { content?: Array<{ text?: string }> }).content;
+  return content?.[0]?.text ?? '';
+}

@@ -1,0 +1,98 @@
+/**
+ * Serves the hostile server (hostileServer.ts) over Streamable HTTP on 127.0.0.1:<ephemeral> for
+ * both eras at one URL: 2026-07-28 traffic goes to the SDK's `createMcpHandler` (modern only), 2025
+ * traffic to session-ful `NodeStreamableHTTPServerTransport`s, because a legacy server must keep the
+ * tools/call open while its pushed `elicitation/create` is answered on another POST.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  NodeStreamableHTTPServerTransport,
+  toNodeHandler,
+  toWebRequest,
+} from '@modelcontextprotocol/node';
+import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
+import type { HostileLog } from './hostileServer';
+import { createHostileLog, createHostileServer } from './hostileServer';
+
+/** A running hostile HTTP server. */
+export interface HostileHttpServer {
+  url: string;
+  log: HostileLog;
+  /** Drops every open connection and stops listening: the server vanishes mid-round. */
+  close(): Promise<void>;
+}
+
+async function readJson(request: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  const body = Buffer.concat(chunks).toString('utf8');
+  return body === '' ? undefined : JSON.parse(body);
+}
+
+/** Starts the hostile server on 127.0.0.1 with an ephemeral port. */
+export async function startHostileHttpServer(): Promise<HostileHttpServer> {
+  const log = createHostileLog();
+  // `vanish` closes this very server, mid-round.
+  const onVanish = () => void server.close();
+  const modern = createMcpHandler(() => createHostileServer('modern', log, { onVanish }), {
+    legacy: 'reject',
+  });
+  const modernNode = toNodeHandler(modern);
+  const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
+
+  const legacy = async (request: IncomingMessage, response: ServerResponse, body: unknown) => {
+    const sessionId = request.headers['mcp-session-id'];
+    const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    if (existing !== undefined) return existing.handleRequest(request, response, body);
+    if (request.method !== 'POST') {
+      response.writeHead(400).end();
+      return;
+    }
+    const transport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      onsessioninitialized: (id) => {
+        sessions.set(id, transport);
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+    };
+    await createHostileServer('legacy', log, { onVanish }).connect(transport);
+    await transport.handleRequest(request, response, body);
+  };
+
+  const http = createServer((request, response) => {
+    void (async () => {
+      const body = request.method === 'POST' ? await readJson(request) : undefined;
+      const isLegacy =
+        request.method !== 'POST' ||
+        request.headers['mcp-session-id'] !== undefined ||
+        (await isLegacyRequest(await toWebRequest(request, body), body));
+      if (isLegacy) await legacy(request, response, body);
+      else await modernNode(request, response, body);
+    })().catch((error: unknown) => {
+      if (!response.headersSent) response.writeHead(500).end(String(error));
+    });
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+
+  let closed: Promise<void> | undefined;
+  const server: HostileHttpServer = {
+    url: `http://127.0.0.1:${port}/mcp`,
+    log,
+    close() {
+      closed ??= (async () => {
+        http.closeAllConnections();
+        await Promise.allSettled([...sessions.values()].map((transport) => transport.close()));
+        await modern.close();
+        await new Promise<void>((resolve) => http.close(() => resolve()));
+      })();
+      return closed;
+    },
+  };
+  return server;
+}

@@ -1,0 +1,250 @@
+/**
+ * A deliberately hostile MCP server for the bridge's hostile suite, built on the v2 SDK
+ * (`@modelcontextprotocol/server`). One factory serves both eras: the legacy era pushes
+ * `elicitation/create` (or worse) while a tool call is open; the modern era returns
+ * `input_required` results. Every tool records what the client sent back in a shared log, so a test
+ * can count answers on the server side.
+ *
+ * Tools (both eras unless noted):
+ * - `confirm`: a well-formed form question (`confirmed: boolean`, required).
+ * - `malformed_params`: an `elicitation/create` whose params break the schema (no `message`,
+ *   `requestedSchema` is a string).
+ * - `bad_schema`: a form whose schema nests an object property (the spec forbids nesting).
+ * - `unknown_method`: an input request / pushed request with a method no client knows.
+ * - `endless` (modern): answers every round with another `input_required`, forever.
+ * - `big_state` (modern): a 1 MB `requestState` with non-ASCII characters, checked byte-exact on retry.
+ * - `vanish`: asks a question, then calls `options.onVanish` 100 ms later (the HTTP starter closes
+ *   the server, the stdio entry exits): the server disconnects mid-round.
+ */
+import { randomBytes } from 'node:crypto';
+import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
+import { inputRequired, McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod';
+
+/** One thing the client sent back to a hostile tool. */
+export interface HostileEntry {
+  tool: string;
+  era: 'legacy' | 'modern';
+  /** 'call' = a tools/call arrived; 'answer' = a legacy elicitation result arrived; 'refusal' = the client answered a pushed request with an error. */
+  kind: 'call' | 'answer' | 'refusal';
+  inputResponses?: Record<string, unknown>;
+  requestState?: string;
+  value?: unknown;
+}
+
+/** The server-side record of one hostile server: everything the client sent back, in order. */
+export interface HostileLog {
+  entries: HostileEntry[];
+  /** The 1 MB state `big_state` handed out, to compare against what came back. */
+  bigState?: string;
+}
+
+/** A fresh empty log. */
+export function createHostileLog(): HostileLog {
+  return { entries: [] };
+}
+
+const confirmSchema = {
+  type: 'object' as const,
+  properties: { confirmed: { type: 'boolean' as const, description: 'Confirm?' } },
+  required: ['confirmed'],
+};
+
+const nestedSchema = {
+  type: 'object',
+  properties: {
+    address: { type: 'object', properties: { street: { type: 'string' } } },
+  },
+};
+
+// Non-ASCII and JSON-escape-worthy characters, so a client that re-encodes the state gets caught.
+const stateAlphabet = 'abcXYZ019-_éß€😀"\\\n\t';
+
+function makeBigState(): string {
+  const bytes = randomBytes(1024);
+  const letters = Array.from(bytes, (byte) => stateAlphabet[byte % stateAlphabet.length]).join('');
+  let state = '';
+  while (state.length < 1024 * 1024) state += letters;
+  return state.slice(0, 1024 * 1024);
+}
+
+const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
+
+/** Builds the hostile server for one era; `log` collects what the client sends back. */
+export function createHostileServer(
+  era: 'legacy' | 'modern',
+  log: HostileLog,
+  options: { onVanish?: () => void } = {},
+): McpServer {
+  const server = new McpServer(
+    { name: 'hostile', version: '1.0.0' },
+    { capabilities: { tools: {} } },
+  );
+
+  const record = (entry: HostileEntry): void => {
+    log.entries.push(entry);
+  };
+
+  // Legacy era: push a request inside the open tool call and report what came back.
+  const push = async (tool: string, send: () => Promise<unknown>): Promise<CallToolResult> => {
+    try {
+      const value = await send();
+      record({ tool, era, kind: 'answer', value });
+      return text(JSON.stringify(value));
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      record({
+        tool,
+        era,
+        kind: 'refusal',
+        value: { code, message: String((error as Error).message) },
+      });
+      return { content: [{ type: 'text', text: `refused: ${String(code)}` }], isError: true };
+    }
+  };
+
+  const called = (tool: string, ctx: ServerContext): HostileEntry => {
+    const state = ctx.mcpReq.requestState();
+    const entry: HostileEntry = { tool, era, kind: 'call' };
+    if (ctx.mcpReq.inputResponses !== undefined) entry.inputResponses = ctx.mcpReq.inputResponses;
+    if (typeof state === 'string') entry.requestState = state;
+    record(entry);
+    return entry;
+  };
+
+  server.registerTool(
+    'confirm',
+    { description: 'Asks a well-formed yes/no form.' },
+    async (ctx) => {
+      const entry = called('confirm', ctx);
+      if (era === 'legacy') {
+        return push('confirm', () =>
+          ctx.mcpReq.elicitInput({
+            mode: 'form',
+            message: 'Confirm the transfer?',
+            requestedSchema: confirmSchema,
+          }),
+        );
+      }
+      if (entry.inputResponses?.confirm !== undefined)
+        return text(JSON.stringify(entry.inputResponses.confirm));
+      return inputRequired({
+        inputRequests: {
+          confirm: {
+            method: 'elicitation/create',
+            params: { message: 'Confirm the transfer?', requestedSchema: confirmSchema },
+          },
+        },
+      });
+    },
+  );
+
+  const hostileRequest =
+    (tool: string, method: string, params: Record<string, unknown>) =>
+    async (ctx: ServerContext) => {
+      const entry = called(tool, ctx);
+      if (era === 'legacy') {
+        return push(tool, () =>
+          ctx.mcpReq.send({ method, params } as never, z.object({}).passthrough(), {}),
+        );
+      }
+      if (entry.inputResponses !== undefined)
+        return text(`retried with ${JSON.stringify(entry.inputResponses)}`);
+      // Hand-built on purpose: the builder helpers would refuse this shape.
+      return {
+        resultType: 'input_required',
+        inputRequests: { hostile: { method, params } },
+      } as never;
+    };
+
+  server.registerTool(
+    'malformed_params',
+    { description: 'Sends elicitation params that break the schema.' },
+    hostileRequest('malformed_params', 'elicitation/create', {
+      mode: 'form',
+      requestedSchema: 'not a schema',
+    }),
+  );
+  server.registerTool(
+    'bad_schema',
+    { description: 'Sends a form schema with a nested object.' },
+    hostileRequest('bad_schema', 'elicitation/create', {
+      message: 'Where do you live?',
+      requestedSchema: nestedSchema,
+    }),
+  );
+  server.registerTool(
+    'unknown_method',
+    { description: 'Sends an input request with an unknown method.' },
+    hostileRequest('unknown_method', 'widgets/create', { size: 3 }),
+  );
+
+  server.registerTool(
+    'endless',
+    { description: 'Never completes: every round asks again.' },
+    async (ctx) => {
+      called('endless', ctx);
+      const round = log.entries.filter((entry) => entry.tool === 'endless').length;
+      if (era === 'legacy') return text('endless is a modern-era tool');
+      return inputRequired({
+        inputRequests: {
+          [`again-${round}`]: {
+            method: 'elicitation/create',
+            params: { message: `Round ${round}: confirm again?`, requestedSchema: confirmSchema },
+          },
+        },
+        requestState: `round-${round}`,
+      });
+    },
+  );
+
+  server.registerTool(
+    'big_state',
+    { description: 'Hands out a 1 MB requestState.' },
+    async (ctx) => {
+      const entry = called('big_state', ctx);
+      if (era === 'legacy') return text('big_state is a modern-era tool');
+      if (entry.requestState !== undefined) {
+        return text(entry.requestState === log.bigState ? 'state-ok' : 'state-mismatch');
+      }
+      log.bigState = makeBigState();
+      return inputRequired({
+        inputRequests: {
+          confirm: {
+            method: 'elicitation/create',
+            params: { message: 'Confirm with a big state?', requestedSchema: confirmSchema },
+          },
+        },
+        requestState: log.bigState,
+      });
+    },
+  );
+
+  server.registerTool(
+    'vanish',
+    { description: 'Asks, then the server goes away mid-round.' },
+    async (ctx) => {
+      called('vanish', ctx);
+      setTimeout(() => options.onVanish?.(), 100);
+      if (era === 'legacy') {
+        return push('vanish', () =>
+          ctx.mcpReq.elicitInput({
+            mode: 'form',
+            message: 'Still there?',
+            requestedSchema: confirmSchema,
+          }),
+        );
+      }
+      return inputRequired({
+        inputRequests: {
+          confirm: {
+            method: 'elicitation/create',
+            params: { message: 'Still there?', requestedSchema: confirmSchema },
+          },
+        },
+      });
+    },
+  );
+
+  return server;
+}

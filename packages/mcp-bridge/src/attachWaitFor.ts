@@ -1,0 +1,255 @@
+/**
+ * Attach a host's waitFor to an MCP client of either SDK generation.
+ *
+ * Invariants: the client declares elicitation only for the modes served (registered before connect
+ * when the client is not connected yet); pushed `elicitation/create` (legacy era) and the v2 SDK's
+ * own input_required driver (it calls the same registered handler) both end in the same waitFor,
+ * with the SDK's abort signal passed along; an undeclared mode is refused with JSON-RPC -32602.
+ */
+import type { AbortSignalLike, Request, RequestOrigin, WaitFor } from '@waitfor/core';
+import { askPerson, DEFAULT_MAX_ATTEMPTS, type AskHooks } from './askPerson';
+import { BridgeError } from './bridgeError';
+import { declaredModes, elicitationCapabilities, type ElicitationMode } from './capabilities';
+import { clientPort, type ClientPort, type V1Schemas } from './clientPort';
+import type { BridgeEvents, BridgeExtension, CallInfo, ExtensionHost } from './extension';
+import { parseElicitationParams } from './mapping';
+
+/** Host handler for `sampling/createMessage` (legacy push or modern inputRequest); returns a CreateMessageResult. */
+export type SamplingHandler = (
+  params: Record<string, unknown>,
+  context: { signal?: AbortSignalLike | undefined; origin: RequestOrigin },
+) => Promise<Record<string, unknown>>;
+
+/** Host handler for `roots/list`; returns a ListRootsResult. */
+export type RootsHandler = (context: {
+  signal?: AbortSignalLike | undefined;
+  origin: RequestOrigin;
+}) => Promise<{ roots: Array<{ uri: string; name?: string }> }>;
+
+/** Options of attachWaitFor. */
+export interface AttachOptions {
+  waitFor: WaitFor;
+  /** Elicitation modes the host serves (default form and url). */
+  modes?: readonly ElicitationMode[];
+  /** Who asks, as shown to the person (default: the server's serverInfo name). */
+  serverName?: string;
+  sampling?: SamplingHandler;
+  roots?: RootsHandler;
+  extensions?: readonly BridgeExtension[];
+  /** Invalid form submissions before the question is answered cancel (default 3). */
+  maxAttempts?: number;
+  /** v1 clients: the zod schemas from '@modelcontextprotocol/sdk/types.js' (else imported lazily). */
+  v1Schemas?: V1Schemas;
+}
+
+/** A waitFor attached to one client. */
+export interface Attachment {
+  readonly client: object;
+  /** Resolves once every handler is registered and extensions are set up (v1 may load schemas first). */
+  readonly ready: Promise<void>;
+  /** The extension host of this attachment (also handy for hosts: events, open Requests). */
+  readonly host: ExtensionHost;
+  /** Remove the bridge's handlers and run extension cleanups. */
+  detach(): void;
+}
+
+/** @internal State the call functions read from an attached client. */
+export interface AttachmentState {
+  port: ClientPort;
+  options: AttachOptions;
+  modes: ElicitationMode[];
+  host: ExtensionHost;
+  hooks: AskHooks;
+  /** Calls the bridge has in flight on this client (to name the tool of a legacy push). */
+  inFlight: Set<CallInfo>;
+  openCount(): number;
+}
+
+const attachments = new WeakMap<object, AttachmentState>();
+
+/** @internal The attachment of a client, if any. */
+export function attachmentOf(client: object): AttachmentState | undefined {
+  return attachments.get(client);
+}
+
+/** @internal The server name shown for a client. */
+export function serverNameOf(port: ClientPort, configured: string | undefined): string {
+  return configured ?? port.serverName() ?? 'unknown server';
+}
+
+/** An error the SDKs send back as a JSON-RPC error with this code. */
+function rpcRefusal(code: number, message: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+const originFor = (call: CallInfo): Partial<RequestOrigin> => {
+  if (call.method === 'tools/call') return { tool: String(call.params['name']) };
+  if (call.method === 'prompts/get') return { prompt: String(call.params['name']) };
+  return { resource: String(call.params['uri']) };
+};
+
+/** @internal Origin fields naming what a call asks for (tool, prompt or resource). */
+export const callOrigin = originFor;
+
+/** Attach `options.waitFor` to an MCP client (v1 or v2); call before connect so capabilities are declared. */
+export function attachWaitFor(client: object, options: AttachOptions): Attachment {
+  if (typeof options?.waitFor !== 'function')
+    throw new BridgeError('invalid_options', 'attachWaitFor needs options.waitFor');
+  const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  if (!Number.isInteger(maxAttempts) || maxAttempts < 1)
+    throw new BridgeError('invalid_options', 'maxAttempts must be an integer ≥ 1');
+  const port = clientPort(client, options.v1Schemas);
+  const capabilities = elicitationCapabilities(options);
+  const modes = declaredModes(capabilities);
+  if (!port.isConnected()) port.registerCapabilities(capabilities as Record<string, unknown>);
+
+  const open = new Map<string, Request>();
+  const listeners = {
+    request: new Set<(value: never) => void>(),
+    answer: new Set<(value: never) => void>(),
+  };
+  const emit = <E extends keyof BridgeEvents>(event: E, value: BridgeEvents[E]) => {
+    for (const listener of [...listeners[event]])
+      (listener as (value: BridgeEvents[E]) => void)(value);
+  };
+  const hooks: AskHooks = {
+    request: (request) => {
+      open.set(request.id, request);
+      emit('request', request);
+    },
+    answer: (request, answer) => {
+      if (!open.delete(request.id)) return;
+      emit('answer', { request, answer });
+    },
+  };
+  const host: ExtensionHost = {
+    get era() {
+      return port.era() ?? 'legacy';
+    },
+    get serverName() {
+      return serverNameOf(port, options.serverName);
+    },
+    waitFor: options.waitFor,
+    onNotification: (method, handler) => port.onNotification(method, handler),
+    openRequests: () => [...open.values()],
+    on: (event, listener) => {
+      listeners[event].add(listener as (value: never) => void);
+      return () => void listeners[event].delete(listener as (value: never) => void);
+    },
+  };
+  const state: AttachmentState = {
+    port,
+    options: { ...options, maxAttempts },
+    modes,
+    host,
+    hooks,
+    inFlight: new Set(),
+    openCount: () => open.size,
+  };
+
+  const extensions = options.extensions ?? [];
+  const origin = (contextId: unknown): RequestOrigin => {
+    const era = host.era;
+    const base: RequestOrigin = { server: host.serverName, era };
+    if (era === 'modern')
+      return contextId === undefined ? base : { ...base, inputKey: String(contextId) };
+    // A legacy push names no call: attribute it only when exactly one bridge call is in flight.
+    const [only] = state.inFlight.size === 1 ? [...state.inFlight] : [];
+    return only === undefined ? base : { ...base, ...originFor(only) };
+  };
+
+  const elicitationHandler = async (
+    params: Record<string, unknown>,
+    context: { signal: AbortSignalLike | undefined; id: unknown },
+  ) => {
+    let mode: ElicitationMode;
+    try {
+      mode = parseElicitationParams(params).mode;
+    } catch (error) {
+      throw rpcRefusal(-32602, error instanceof Error ? error.message : String(error));
+    }
+    if (!modes.includes(mode))
+      throw rpcRefusal(-32602, `Client does not support ${mode}-mode elicitation requests`);
+    const legacy = host.era === 'legacy';
+    const rewrite =
+      legacy && extensions.some((extension) => extension.legacyRequest !== undefined)
+        ? (request: Request) =>
+            extensions.reduce(
+              (current, extension) => extension.legacyRequest?.(current, params) ?? current,
+              request,
+            )
+        : undefined;
+    try {
+      return await askPerson(params, {
+        waitFor: options.waitFor,
+        origin: origin(legacy ? undefined : context.id),
+        signal: context.signal,
+        maxAttempts,
+        rewrite,
+        hooks,
+      });
+    } catch (error) {
+      if (!BridgeError.isInstance(error)) throw error;
+      if (error.code === 'invalid_params') throw rpcRefusal(-32602, error.message);
+      // A pushed question must be answered: a waitFor that threw counts as the person dismissing it.
+      if (error.code === 'wait_failed') return { action: 'cancel' as const };
+      throw error;
+    }
+  };
+
+  const registrations: Array<Promise<() => void>> = [];
+  try {
+    registrations.push(port.setRequestHandler('elicitation/create', elicitationHandler));
+    const { sampling, roots } = options;
+    if (sampling !== undefined) {
+      registrations.push(
+        port.setRequestHandler('sampling/createMessage', (params, context) =>
+          sampling(params, { signal: context.signal, origin: origin(context.id) }),
+        ),
+      );
+    }
+    if (roots !== undefined) {
+      registrations.push(
+        port.setRequestHandler('roots/list', (_params, context) =>
+          roots({ signal: context.signal, origin: origin(context.id) }),
+        ),
+      );
+    }
+  } catch (error) {
+    throw new BridgeError(
+      'invalid_options',
+      'Could not register the bridge handlers: attach before connect, or declare elicitationCapabilities(options) in the client constructor',
+      { cause: error },
+    );
+  }
+
+  const cleanups: Array<() => void> = [];
+  let detached = false;
+  const setupExtensions = (removers: Array<() => void>) => {
+    if (detached) {
+      for (const remove of removers) remove();
+      return;
+    }
+    cleanups.push(...removers);
+    for (const extension of extensions) {
+      const cleanup = extension.setup?.(host);
+      if (typeof cleanup === 'function') cleanups.push(cleanup);
+    }
+  };
+  const ready = Promise.all(registrations).then(setupExtensions);
+  attachments.set(client, state);
+  // Keep an unobserved failure (v1 without schemas) from becoming an unhandled rejection; callers await `ready`.
+  ready.catch(() => undefined);
+
+  return {
+    client,
+    ready,
+    host,
+    detach: () => {
+      if (detached) return;
+      detached = true;
+      if (attachments.get(client) === state) attachments.delete(client);
+      for (const cleanup of cleanups.splice(0)) cleanup();
+    },
+  };
+}

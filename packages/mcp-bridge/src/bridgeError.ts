@@ -1,0 +1,108 @@
+/** What went wrong, as a string literal a caller can switch on. */
+export type BridgeErrorCode =
+  /** Malformed data from a peer or a caller (elicitation params, an input request, a suspension). */
+  | 'invalid_params'
+  /** A bad option passed to a bridge function (e.g. `maxRounds: 0`, an unknown client object). */
+  | 'invalid_options'
+  /** The `input_required` loop hit its round cap; `lastResult` holds the last result. */
+  | 'rounds_exceeded'
+  /** A result carried a `resultType` this bridge does not know. */
+  | 'unknown_result_type'
+  /** The caller's signal aborted the call. */
+  | 'aborted'
+  /** The call's own time budget ran out (the person's answer time is not counted). */
+  | 'timeout'
+  /** An inputRequest the host has no handler for (sampling or roots without a handler). */
+  | 'unsupported_input_request'
+  /** `durable: true` on a legacy-era connection, whose questions are bound to the open connection. */
+  | 'durable_unsupported'
+  /** Answers given to `resume` do not match the suspension's Requests. */
+  | 'answer_mismatch'
+  /** An answer given to `resume` fails the form schema; nothing was sent. */
+  | 'invalid_answer'
+  /** The host's waitFor (or a host handler) threw instead of answering. */
+  | 'wait_failed'
+  /** The peer answered with a JSON-RPC error; `rpc` keeps its code, message and data. */
+  | 'server_error'
+  /** The SDK failed locally (connection closed, invalid result, …); `cause` keeps its error. */
+  | 'client_error';
+
+/** The JSON-RPC error a peer sent on the wire, kept apart from local failures. */
+export interface WireError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** Options of a BridgeError. */
+export interface BridgeErrorOptions {
+  cause?: unknown;
+  rpc?: WireError;
+  lastResult?: unknown;
+  details?: Record<string, unknown>;
+}
+
+const brand = Symbol.for('waitfor.mcp-bridge.error');
+
+/** The one error class of @waitfor/mcp-bridge: local failures and wrapped wire errors alike. */
+export class BridgeError extends Error {
+  readonly code: BridgeErrorCode;
+  /** Set only when the peer sent a JSON-RPC error (`code: 'server_error'`). */
+  readonly rpc: WireError | undefined;
+  /** For `rounds_exceeded`: the last `input_required` result received. */
+  readonly lastResult: unknown;
+  /** Extra facts (e.g. per-field errors of `invalid_answer`, missing ids of `answer_mismatch`). */
+  readonly details: Record<string, unknown> | undefined;
+  constructor(code: BridgeErrorCode, message: string, options: BridgeErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'BridgeError';
+    this.code = code;
+    this.rpc = options.rpc;
+    this.lastResult = options.lastResult;
+    this.details = options.details;
+    Object.defineProperty(this, brand, { value: true });
+  }
+
+  /** True for a BridgeError from any installed copy of this package. */
+  static isInstance(value: unknown): value is BridgeError {
+    return (
+      typeof value === 'object' &&
+      value !== null &&
+      (value as Record<symbol, unknown>)[brand] === true
+    );
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+/**
+ * Turn whatever an SDK call threw into a BridgeError: JSON-RPC errors from the peer keep their
+ * code/message/data under `rpc`; local SDK errors become `client_error`; aborts become `aborted`.
+ */
+export function toBridgeError(error: unknown, aborted = false): BridgeError {
+  if (BridgeError.isInstance(error)) return error;
+  if (aborted) return new BridgeError('aborted', 'The call was aborted', { cause: error });
+  // ProtocolError (v2) and McpError (v1) both carry a numeric JSON-RPC `code`; SdkError has a string one.
+  // v1 reports its own timeouts and closed connections as McpError -32001 / -32000: local, not wire.
+  const v1Local =
+    isRecord(error) &&
+    error['name'] === 'McpError' &&
+    (error['code'] === -32001 || error['code'] === -32000);
+  if (isRecord(error) && typeof error['code'] === 'number' && !v1Local) {
+    const message = typeof error['message'] === 'string' ? error['message'] : 'JSON-RPC error';
+    const rpc: WireError = { code: error['code'], message };
+    if (error['data'] !== undefined) rpc.data = error['data'];
+    return new BridgeError(
+      'server_error',
+      `The server answered with error ${rpc.code}: ${message}`,
+      { cause: error, rpc },
+    );
+  }
+  if (isRecord(error) && error['code'] === 'UNSUPPORTED_RESULT_TYPE') {
+    return new BridgeError('unknown_result_type', String(error['message']), { cause: error });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new BridgeError('client_error', message, { cause: error });
+}

@@ -1,0 +1,180 @@
+/**
+ * Durable suspension (modern era): a call returns JSON-safe data instead of holding the loop, and
+ * `resume` finishes it later — here from a fresh client in a separate Node process.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { accept, decline, type Answer } from '@waitfor/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openClient, scriptedPerson, textOf, tsxBinary } from './__fixtures__/clients';
+import { startDualEraHttpServer, type DualEraHttpServer } from './__fixtures__/dualEraServer';
+import {
+  BridgeError,
+  callTool,
+  getPrompt,
+  resume,
+  type DurableOutcome,
+  type Suspension,
+} from './index';
+
+const resumeChild = fileURLToPath(new URL('./__fixtures__/resumeChild.ts', import.meta.url));
+const childTsconfig = fileURLToPath(new URL('./__fixtures__/tsconfig.child.json', import.meta.url));
+
+let server: DualEraHttpServer;
+beforeAll(async () => {
+  server = await startDualEraHttpServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+function resumeInChild(
+  suspension: unknown,
+  answers: Answer[],
+): Promise<{ ok: boolean; outcome?: DurableOutcome; code?: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(tsxBinary, ['--tsconfig', childTsconfig, resumeChild], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', reject);
+    child.on('exit', () => {
+      try {
+        resolve(JSON.parse(output) as { ok: boolean; outcome?: DurableOutcome });
+      } catch (error) {
+        reject(new Error(`child printed ${output}`, { cause: error }));
+      }
+    });
+    child.stdin.end(JSON.stringify({ url: server.url, suspension, answers }));
+  });
+}
+
+const neverAsked = scriptedPerson(() => {
+  throw new Error('durable calls must not ask in-process');
+});
+
+describe('durable suspension', () => {
+  it('suspends, survives JSON, and is resumed (twice) in another process until complete', async () => {
+    const { client, close } = await openClient(
+      'v2-modern',
+      'http',
+      { url: server.url },
+      { waitFor: neverAsked.waitFor },
+    );
+    try {
+      const first = await callTool(client, { name: 'two_rounds' }, { durable: true });
+      expect(first.status).toBe('suspended');
+      const suspension = JSON.parse(
+        JSON.stringify((first as { suspension: Suspension }).suspension),
+      ) as Suspension;
+      expect(suspension).toMatchObject({
+        version: 1,
+        method: 'tools/call',
+        params: { name: 'two_rounds' },
+        round: 1,
+        serverName: 'dual-era-fixture',
+      });
+      expect(suspension).not.toHaveProperty('requestState');
+      expect(suspension.requests).toHaveLength(1);
+      expect(suspension.requests[0]).toMatchObject({
+        kind: 'input',
+        prompt: 'Which city?',
+        data: { origin: { tool: 'two_rounds', inputKey: 'first', era: 'modern' } },
+      });
+
+      const second = await resumeInChild(suspension, [
+        accept(suspension.requests[0]!, { city: 'Lima' }),
+      ]);
+      expect(second.ok).toBe(true);
+      expect(second.outcome?.status).toBe('suspended');
+      const next = (second.outcome as { suspension: Suspension }).suspension;
+      expect(next.round).toBe(2);
+      expect(typeof next.requestState).toBe('string');
+      expect(next.requests[0]?.prompt).toBe('Confirm Lima?');
+
+      const third = await resumeInChild(next, [accept(next.requests[0]!, { confirm: true })]);
+      expect(third.outcome?.status).toBe('complete');
+      expect(textOf((third.outcome as { result: unknown }).result)).toBe('city=Lima confirm=true');
+      expect(neverAsked.seen).toHaveLength(0);
+    } finally {
+      await close();
+    }
+  });
+
+  it('completes at once when nothing is asked, and works for prompts', async () => {
+    const { client, close } = await openClient(
+      'v2-modern',
+      'http',
+      { url: server.url },
+      { waitFor: neverAsked.waitFor },
+    );
+    try {
+      const done = await callTool(
+        client,
+        { name: 'slow', arguments: { ms: 1 } },
+        { durable: true },
+      );
+      expect(done.status).toBe('complete');
+      const prompt = await getPrompt(client, { name: 'ask_prompt' }, { durable: true });
+      expect(prompt.status).toBe('suspended');
+      const suspension = (prompt as { suspension: Suspension }).suspension;
+      const finished = await resume(client, suspension, [
+        accept(suspension.requests[0]!, { topic: 'ice' }),
+      ]);
+      expect(finished).toMatchObject({
+        status: 'complete',
+        result: { messages: [{ content: { text: 'Tell me about ice' } }] },
+      });
+    } finally {
+      await close();
+    }
+  });
+
+  it('refuses answers that do not match, and invalid forms, without sending anything', async () => {
+    const { client, close } = await openClient(
+      'v2-modern',
+      'http',
+      { url: server.url },
+      { waitFor: neverAsked.waitFor },
+    );
+    try {
+      const first = await callTool(client, { name: 'ask_form' }, { durable: true });
+      const suspension = (first as { suspension: Suspension }).suspension;
+      const request = suspension.requests[0]!;
+      const from = server.received.length;
+      const attempts: Array<[Answer[], string]> = [
+        [[], 'answer_mismatch'],
+        [[accept('elc-unknown', {})], 'answer_mismatch'],
+        [[accept(request, { name: 'A' }), accept(request, { name: 'B' })], 'answer_mismatch'],
+        [[accept(request, { name: '' })], 'invalid_answer'],
+      ];
+      for (const [answers, code] of attempts) {
+        const error = await resume(client, suspension, answers).catch((caught: unknown) => caught);
+        expect(BridgeError.isInstance(error) && error.code).toBe(code);
+      }
+      expect(server.received.length).toBe(from);
+      const declined = await resume(client, suspension, [decline(request)]);
+      expect(textOf((declined as { result: unknown }).result)).toBe('decline');
+    } finally {
+      await close();
+    }
+  });
+
+  it('refuses durable on a legacy-era connection', async () => {
+    const { client, close } = await openClient(
+      'v2-legacy',
+      'http',
+      { url: server.url },
+      { waitFor: neverAsked.waitFor },
+    );
+    try {
+      const error = await callTool(client, { name: 'ask_form' }, { durable: true }).catch(
+        (caught: unknown) => caught,
+      );
+      expect((error as BridgeError).code).toBe('durable_unsupported');
+    } finally {
+      await close();
+    }
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * A call on a legacy-era connection. Questions arrive as pushed `elicitation/create` while the call
+ * is open, so the call's own time budget is paused whenever a question is open on the connection:
+ * the person's answer time is never cut off by the request timeout. The SDK timer is disabled
+ * (set to the largest delay) and replaced by this pausable deadline, which aborts the SDK request.
+ */
+import type { AbortSignalLike } from '@waitfor/core';
+import { BridgeError, toBridgeError } from '../../bridgeError';
+import type { ClientPort } from '../../clientPort';
+import type { BridgeEvents, CallMethod, ExtensionHost } from '../../extension';
+import { linkedController, MAX_TIMER_DELAY, schedule } from '../../runtime';
+
+/** Options of a legacy call. */
+export interface LegacyCallOptions {
+  signal?: AbortSignalLike | undefined;
+  /** Time budget in ms, not counting time while a question is open (default 60 000, like the SDKs). */
+  timeout: number;
+  /** The attachment's host (for open-question events); absent when no waitFor is attached. */
+  host?: ExtensionHost | undefined;
+  openCount: () => number;
+}
+
+/** Default time budget of a call, in ms, as in both SDKs. */
+export const DEFAULT_TIMEOUT = 60_000;
+
+/** Issue one legacy-era call with a deadline that pauses while a question is open. */
+export async function legacyCall(
+  port: ClientPort,
+  method: CallMethod,
+  params: Record<string, unknown>,
+  options: LegacyCallOptions,
+): Promise<unknown> {
+  const controller = linkedController(options.signal);
+  let timedOut = false;
+  let remaining = options.timeout;
+  let startedAt = 0;
+  let cancelTimer: (() => void) | undefined;
+  const run = () => {
+    if (cancelTimer !== undefined || timedOut) return;
+    startedAt = Date.now();
+    cancelTimer = schedule(remaining, () => {
+      timedOut = true;
+      controller.abort(
+        new BridgeError('timeout', `${method} timed out after ${options.timeout} ms`),
+      );
+    });
+  };
+  const pause = () => {
+    if (cancelTimer === undefined) return;
+    cancelTimer();
+    cancelTimer = undefined;
+    remaining = Math.max(0, remaining - (Date.now() - startedAt));
+  };
+  const sync = () => (options.openCount() > 0 ? pause() : run());
+  const unsubscribe =
+    options.host === undefined
+      ? []
+      : (['request', 'answer'] as const).map((event) =>
+          options.host!.on(event, sync as (value: BridgeEvents[typeof event]) => void),
+        );
+  sync();
+  try {
+    return await port.call(method, params, { signal: controller.signal, timeout: MAX_TIMER_DELAY });
+  } catch (error) {
+    if (timedOut)
+      throw new BridgeError('timeout', `${method} timed out after ${options.timeout} ms`, {
+        cause: error,
+      });
+    throw toBridgeError(error, options.signal?.aborted === true);
+  } finally {
+    pause();
+    for (const stop of unsubscribe) stop();
+    controller.dispose();
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * The bridge's own input_required loop (modern era) for tools/call, prompts/get and resources/read.
+ *
+ * Invariants (spec-digest §2.7):
+ * - every leg is a new SDK request, so a new JSON-RPC id;
+ * - `requestState` is echoed byte-exact and omitted when the server sent none;
+ * - `inputResponses` is keyed exactly like `inputRequests` and omitted on state-only rounds;
+ * - each retry carries the original params, never another call's state (nothing is shared);
+ * - a missing `resultType` is complete, an unknown one is a typed error;
+ * - at most `maxRounds` retries, then 'rounds_exceeded' with the last result.
+ */
+import type { AbortSignalLike, RequestOrigin } from '@waitfor/core';
+import { BridgeError, toBridgeError } from '../../bridgeError';
+import type { ClientPort } from '../../clientPort';
+import type { CallMethod } from '../../extension';
+import {
+  assertServable,
+  parseInputRequests,
+  resolveRound,
+  type RoundContext,
+} from './resolveRound';
+import { createSuspension, type Suspension } from './suspension';
+
+/** The outcome of a loop: the final result, or (durable mode) a suspension. */
+export type LoopOutcome =
+  | { status: 'complete'; result: Record<string, unknown> }
+  | { status: 'suspended'; suspension: Suspension };
+
+/** Where a loop starts: a first call, or a resumed retry. */
+export interface LoopStart {
+  /** The original params (without inputResponses/requestState). */
+  params: Record<string, unknown>;
+  /** The responses and state of the retry to send first (resume); absent for a first call. */
+  retry?: { responses: Record<string, unknown>; requestState: string | undefined };
+  /** Rounds already seen (resume). */
+  round: number;
+}
+
+/** How a loop runs. */
+export interface LoopOptions {
+  port: ClientPort;
+  method: CallMethod;
+  signal?: AbortSignalLike | undefined;
+  /** Per-leg SDK timeout (the person's time between legs is never counted). */
+  timeout?: number | undefined;
+  maxRounds: number;
+  durable: boolean;
+  origin: RequestOrigin;
+  round: Omit<RoundContext, 'origin' | 'signal'>;
+}
+
+const isAborted = (signal: AbortSignalLike | undefined): boolean => signal?.aborted === true;
+
+/** Default cap on input_required retries per call. */
+export const DEFAULT_MAX_ROUNDS = 10;
+
+/** The params of a retry: the original params, this round's responses and the state, byte-exact. */
+export function retryParams(
+  params: Record<string, unknown>,
+  responses: Record<string, unknown>,
+  requestState: string | undefined,
+): Record<string, unknown> {
+  const retry: Record<string, unknown> = { ...params };
+  if (Object.keys(responses).length > 0) retry['inputResponses'] = responses;
+  if (requestState !== undefined) retry['requestState'] = requestState;
+  return retry;
+}
+
+/** The original params of a call, without the keys the loop owns. */
+export function originalParams(params: Record<string, unknown>): Record<string, unknown> {
+  const { inputResponses: _responses, requestState: _state, ...rest } = params;
+  return rest;
+}
+
+type Classified =
+  | { kind: 'complete' }
+  | { kind: 'input_required'; inputRequests: unknown; requestState: string | undefined };
+
+function classify(result: unknown): Classified {
+  if (typeof result !== 'object' || result === null)
+    throw new BridgeError('invalid_params', 'The server result is not an object');
+  const record = result as Record<string, unknown>;
+  const resultType = record['resultType'];
+  if (resultType === undefined || resultType === 'complete') return { kind: 'complete' };
+  if (resultType !== 'input_required') {
+    throw new BridgeError(
+      'unknown_result_type',
+      `Unknown resultType ${JSON.stringify(resultType)}`,
+      { lastResult: result },
+    );
+  }
+  const state = record['requestState'];
+  if (state !== undefined && typeof state !== 'string')
+    throw new BridgeError('invalid_params', 'requestState must be a string');
+  return { kind: 'input_required', inputRequests: record['inputRequests'], requestState: state };
+}
+
+/** Drive one call to completion (or suspension). */
+export async function runInputRequiredLoop(
+  start: LoopStart,
+  options: LoopOptions,
+): Promise<LoopOutcome> {
+  let send =
+    start.retry === undefined
+      ? start.params
+      : retryParams(start.params, start.retry.responses, start.retry.requestState);
+  let round = start.round;
+  for (;;) {
+    if (isAborted(options.signal)) throw new BridgeError('aborted', 'The call was aborted');
+    let result: unknown;
+    try {
+      result = await options.port.call(options.method, send, {
+        signal: options.signal,
+        timeout: options.timeout,
+        raw: true,
+      });
+    } catch (error) {
+      throw toBridgeError(error, isAborted(options.signal));
+    }
+    const classified = classify(result);
+    if (classified.kind === 'complete')
+      return { status: 'complete', result: result as Record<string, unknown> };
+    round += 1;
+    if (round > options.maxRounds) {
+      throw new BridgeError(
+        'rounds_exceeded',
+        `${options.method} still required input after ${options.maxRounds} rounds`,
+        { lastResult: result },
+      );
+    }
+    const inputRequests = parseInputRequests(classified.inputRequests);
+    if (options.durable) {
+      for (const [key, entry] of Object.entries(inputRequests))
+        assertServable(key, entry, options.round);
+      const suspension = createSuspension({
+        method: options.method,
+        params: start.params,
+        requestState: classified.requestState,
+        inputRequests,
+        round,
+        origin: options.origin,
+      });
+      if (suspension.requests.length > 0) return { status: 'suspended', suspension };
+    }
+    // State-only rounds (no inputRequests) are retried at once, still counted against the cap.
+    const responses = await resolveRound(inputRequests, {
+      ...options.round,
+      origin: options.origin,
+      signal: options.signal,
+    });
+    send = retryParams(start.params, responses, classified.requestState);
+  }
+}

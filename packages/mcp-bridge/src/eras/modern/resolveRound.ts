@@ -1,0 +1,136 @@
+/**
+ * Resolve all inputRequests of one modern-era round concurrently.
+ *
+ * Invariants: every key of `inputRequests` gets a response under the same key; the round shares
+ * one abort signal (linked to the call's), and the first failure aborts the rest so no waitFor is
+ * left open; sampling/roots go to host handlers and fail with 'unsupported_input_request' when the
+ * host gave none (then they were not declared either).
+ */
+import type { AbortSignalLike, RequestOrigin } from '@waitfor/core';
+import { askPerson, type AskHooks } from '../../askPerson';
+import { BridgeError } from '../../bridgeError';
+import type { ElicitationMode } from '../../capabilities';
+import { parseElicitationParams } from '../../mapping';
+import { linkedController } from '../../runtime';
+import type { AttachOptions } from '../../attachWaitFor';
+
+/** One embedded request of an input_required result. */
+export interface InputRequest {
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+/** Everything a round needs. */
+export interface RoundContext {
+  options: Pick<AttachOptions, 'waitFor' | 'sampling' | 'roots'>;
+  modes: readonly ElicitationMode[];
+  maxAttempts: number;
+  origin: RequestOrigin;
+  signal?: AbortSignalLike | undefined;
+  hooks?: AskHooks | undefined;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Check an untrusted inputRequests map; throws 'invalid_params'. */
+export function parseInputRequests(value: unknown): Record<string, InputRequest> {
+  if (value === undefined) return {};
+  if (!isRecord(value)) throw new BridgeError('invalid_params', 'inputRequests must be an object');
+  const parsed: Record<string, InputRequest> = {};
+  for (const [key, entry] of Object.entries(value)) {
+    if (!isRecord(entry) || typeof entry['method'] !== 'string') {
+      throw new BridgeError('invalid_params', `inputRequests["${key}"] must be {method, params}`);
+    }
+    if (entry['params'] !== undefined && !isRecord(entry['params'])) {
+      throw new BridgeError('invalid_params', `inputRequests["${key}"].params must be an object`);
+    }
+    parsed[key] =
+      entry['params'] === undefined
+        ? { method: entry['method'] }
+        : { method: entry['method'], params: entry['params'] };
+  }
+  return parsed;
+}
+
+/** Fail clearly on an inputRequest this host cannot serve (before anything is asked). */
+export function assertServable(
+  key: string,
+  entry: InputRequest,
+  context: Pick<RoundContext, 'options' | 'modes'>,
+): void {
+  if (entry.method === 'elicitation/create') {
+    const mode = parseElicitationParams(entry.params).mode;
+    if (!context.modes.includes(mode)) {
+      throw new BridgeError(
+        'unsupported_input_request',
+        `inputRequests["${key}"] asks ${mode}-mode elicitation, which was not declared`,
+      );
+    }
+    return;
+  }
+  if (entry.method === 'sampling/createMessage' && context.options.sampling !== undefined) return;
+  if (entry.method === 'roots/list' && context.options.roots !== undefined) return;
+  throw new BridgeError(
+    'unsupported_input_request',
+    `inputRequests["${key}"] asks ${entry.method}, which this host does not serve`,
+  );
+}
+
+/** Answer one non-elicitation inputRequest through the host's handler. */
+export async function answerHostRequest(
+  entry: InputRequest,
+  context: RoundContext & { signal?: AbortSignalLike | undefined },
+): Promise<unknown> {
+  try {
+    if (entry.method === 'sampling/createMessage' && context.options.sampling !== undefined) {
+      return await context.options.sampling(entry.params ?? {}, {
+        signal: context.signal,
+        origin: context.origin,
+      });
+    }
+    if (entry.method === 'roots/list' && context.options.roots !== undefined) {
+      return await context.options.roots({ signal: context.signal, origin: context.origin });
+    }
+  } catch (error) {
+    throw new BridgeError('wait_failed', `The host's ${entry.method} handler threw`, {
+      cause: error,
+    });
+  }
+  throw new BridgeError('unsupported_input_request', `No handler for ${entry.method}`);
+}
+
+/** Resolve every inputRequest of a round concurrently; responses are keyed exactly like the requests. */
+export async function resolveRound(
+  inputRequests: Record<string, InputRequest>,
+  context: RoundContext,
+): Promise<Record<string, unknown>> {
+  const entries = Object.entries(inputRequests);
+  for (const [key, entry] of entries) assertServable(key, entry, context);
+  const round = linkedController(context.signal);
+  try {
+    const settled = await Promise.all(
+      entries.map(async ([key, entry]) => {
+        const origin = { ...context.origin, inputKey: key };
+        try {
+          const response =
+            entry.method === 'elicitation/create'
+              ? await askPerson(entry.params, {
+                  ...context,
+                  waitFor: context.options.waitFor,
+                  origin,
+                  signal: round.signal,
+                })
+              : await answerHostRequest(entry, { ...context, origin, signal: round.signal });
+          return [key, response] as const;
+        } catch (error) {
+          round.abort(error);
+          throw error;
+        }
+      }),
+    );
+    return Object.fromEntries(settled);
+  } finally {
+    round.dispose();
+  }
+}

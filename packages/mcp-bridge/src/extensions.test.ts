@@ -1,0 +1,118 @@
+/** The extension point legacy-spec plugs into, exercised against the real server. */
+import { accept, type Request } from '@waitfor/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openClient, scriptedPerson, textOf, type ClientKind } from './__fixtures__/clients';
+import { startDualEraHttpServer, type DualEraHttpServer } from './__fixtures__/dualEraServer';
+import { callTool, type BridgeExtension, type CallInfo, type ExtensionHost } from './index';
+
+let server: DualEraHttpServer;
+beforeAll(async () => {
+  server = await startDualEraHttpServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe.each<[ClientKind, 'legacy' | 'modern']>([
+  ['v2-legacy', 'legacy'],
+  ['v1', 'legacy'],
+  ['v2-modern', 'modern'],
+])('extensions on a %s client', (kind, era) => {
+  it('sets up once, rewrites legacy Requests, wraps calls, sees events and open Requests, cleans up', async () => {
+    const log: string[] = [];
+    let host: ExtensionHost | undefined;
+    const openDuringAsk: Request[][] = [];
+    const extension: BridgeExtension = {
+      name: 'probe',
+      setup(given) {
+        host = given;
+        const offRequest = given.on('request', (request) => log.push(`request:${request.prompt}`));
+        const offAnswer = given.on('answer', ({ answer }) =>
+          log.push(`answer:${String(answer.ok)}`),
+        );
+        return () => {
+          offRequest();
+          offAnswer();
+          log.push('cleanup');
+        };
+      },
+      legacyRequest: (request, params) => ({
+        ...request,
+        data: { ...request.data, elicitationId: params['elicitationId'] ?? 'none' },
+      }),
+      aroundCall: async (call: CallInfo, next) => {
+        log.push(`before:${call.method}:${String(call.params['name'])}:${call.era}`);
+        const result = await next();
+        log.push('after');
+        return result;
+      },
+    };
+    const person = scriptedPerson((request) => {
+      openDuringAsk.push([...(host?.openRequests() ?? [])]);
+      return accept(request);
+    });
+    const { client, attachment, close } = await openClient(
+      kind,
+      'http',
+      { url: server.url },
+      { waitFor: person.waitFor, extensions: [extension] },
+    );
+    try {
+      expect(host?.era).toBe(era);
+      expect(host?.serverName).toBe('dual-era-fixture');
+      expect(textOf(await callTool(client, { name: 'ask_url' }))).toBe('accept');
+      expect(log).toEqual([
+        `before:tools/call:ask_url:${era}`,
+        'request:Sign in to continue',
+        'answer:true',
+        'after',
+      ]);
+      expect(openDuringAsk[0]?.map((request) => request.id)).toEqual([person.seen[0]?.id]);
+      expect(host?.openRequests()).toEqual([]);
+      const elicitationId = person.seen[0]?.data?.['elicitationId'];
+      // Only pushed legacy Requests are rewritten; a modern URL request has no elicitationId.
+      if (era === 'legacy')
+        expect(typeof elicitationId === 'string' && elicitationId !== 'none').toBe(true);
+      else expect(elicitationId).toBeUndefined();
+      attachment.detach();
+      expect(log.at(-1)).toBe('cleanup');
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe.each<ClientKind>(['v2-legacy', 'v1'])('notifications on a %s client', (kind) => {
+  it('delivers server notifications to extension listeners by method name', async () => {
+    const seen: Array<Record<string, unknown>> = [];
+    const person = scriptedPerson((request) => accept(request));
+    const { client, close } = await openClient(
+      kind,
+      'http',
+      { url: server.url },
+      {
+        waitFor: person.waitFor,
+        extensions: [
+          {
+            name: 'listen',
+            setup: (host) =>
+              host.onNotification('notifications/elicitation/complete', (params) =>
+                seen.push(params),
+              ),
+          },
+        ],
+      },
+    );
+    try {
+      expect(
+        textOf(
+          await callTool(client, { name: 'notify_complete', arguments: { elicitationId: 'el-7' } }),
+        ),
+      ).toBe('sent');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(seen).toEqual([{ elicitationId: 'el-7' }]);
+    } finally {
+      await close();
+    }
+  });
+});

@@ -1,0 +1,122 @@
+/**
+ * Hostile messages the v2 SDK server refuses to emit (a raw node:http 2026-07-28 server), and the
+ * legacy hostile server answered through a v1 `@modelcontextprotocol/sdk` client with attachWaitFor.
+ */
+import type { WaitFor } from '@waitfor/core';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as V1StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import type { HostileHttpServer } from './__fixtures__/hostileHttp';
+import { startHostileHttpServer } from './__fixtures__/hostileHttp';
+import {
+  confirmYes,
+  failOnUnhandledRejections,
+  recordingWaitFor,
+  rejection,
+  resultText,
+} from './__fixtures__/hostileHelpers';
+import type { HostileRawServer } from './__fixtures__/hostileRawServer';
+import { startHostileRawServer } from './__fixtures__/hostileRawServer';
+import type { BridgeErrorCode, Connection } from './index';
+import { attachWaitFor, callTool, connect, elicitationCapabilities } from './index';
+
+failOnUnhandledRejections();
+
+describe('hostile raw 2026-07-28 server (messages the SDK server refuses to emit)', () => {
+  let server: HostileRawServer;
+  let connection: Connection;
+  beforeEach(async () => {
+    server = await startHostileRawServer();
+  });
+  afterEach(async () => {
+    await connection?.close();
+    await server.close();
+  });
+
+  test('an input request with an unknown method ends in a typed error, not a retry', async () => {
+    const person = recordingWaitFor(confirmYes);
+    connection = await connect({ url: server.url }, { waitFor: person.waitFor, era: 'modern' });
+    const error = await rejection(connection.callTool({ name: 'unknown_method', arguments: {} }));
+    expect(['unsupported_input_request', 'invalid_params']).toContain(error.code);
+    expect(server.calls).toHaveLength(1);
+    expect(person.requests).toEqual([]);
+  });
+
+  test('an unknown resultType is a typed error', async () => {
+    const person = recordingWaitFor(confirmYes);
+    connection = await connect({ url: server.url }, { waitFor: person.waitFor, era: 'modern' });
+    const error = await rejection(
+      connection.callTool({ name: 'unknown_result_type', arguments: {} }),
+    );
+    expect(error.code).toBe<BridgeErrorCode>('unknown_result_type');
+    expect(server.calls).toHaveLength(1);
+  });
+});
+
+describe('hostile server, legacy era, v1 SDK client', () => {
+  let server: HostileHttpServer;
+  let client: V1Client;
+  beforeEach(async () => {
+    server = await startHostileHttpServer();
+  });
+  afterEach(async () => {
+    await client?.close();
+    await server.close();
+  });
+
+  const open = async (waitFor: WaitFor) => {
+    client = new V1Client(
+      { name: 'hostile-v1', version: '1.0.0' },
+      { capabilities: elicitationCapabilities({ waitFor }) },
+    );
+    const attachment = attachWaitFor(client, { waitFor });
+    await attachment.ready;
+    await client.connect(new V1StreamableHTTPClientTransport(new URL(server.url)));
+  };
+  const replies = (tool: string) =>
+    server.log.entries
+      .filter((entry) => entry.tool === tool && entry.kind !== 'call')
+      .map((entry) => entry.value);
+
+  test('malformed params and a nested schema are refused without asking the person', async () => {
+    const person = recordingWaitFor(confirmYes);
+    await open(person.waitFor);
+    for (const name of ['malformed_params', 'bad_schema']) {
+      const result = await callTool(client, { name, arguments: {} });
+      console.log(
+        'V1',
+        name,
+        JSON.stringify(
+          server.log.entries
+            .filter((e) => e.tool === name && e.kind === 'refusal')
+            .map((e) => e.value),
+        ).slice(0, 300),
+      );
+      // The v1 SDK validates the pushed request itself and refuses with -32603 (its zod issues as the
+      // message) before any handler runs; the v2 SDK uses -32602 for the same thing.
+      expect(resultText(result)).toBe('refused: -32603');
+    }
+    expect(person.requests).toEqual([]);
+  });
+
+  test('a waitFor that throws is answered cancel, exactly once', async () => {
+    const person = recordingWaitFor(() => Promise.reject(new Error('the UI crashed')));
+    await open(person.waitFor);
+    await callTool(client, { name: 'confirm', arguments: {} });
+    expect(replies('confirm')).toEqual([{ action: 'cancel' }]);
+    expect(person.requests).toHaveLength(1);
+  });
+
+  test('a well-formed question is answered once through the same waitFor', async () => {
+    const person = recordingWaitFor(confirmYes);
+    await open(person.waitFor);
+    const result = await callTool(client, { name: 'confirm', arguments: {} });
+    expect(resultText(result)).toContain('"confirmed":true');
+    expect(replies('confirm')).toEqual([{ action: 'accept', content: { confirmed: true } }]);
+    expect(person.requests[0]?.data?.origin).toMatchObject({
+      server: 'hostile',
+      era: 'legacy',
+      tool: 'confirm',
+    });
+  });
+});

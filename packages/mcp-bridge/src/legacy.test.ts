@@ -1,0 +1,158 @@
+/**
+ * Legacy-era behaviour against real servers: the person's time is not cut off by the call's
+ * timeout, undeclared modes are refused with -32602, and invalid forms are re-asked, never sent.
+ */
+import { accept } from '@waitfor/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  openClient,
+  scriptedPerson,
+  sleep,
+  textOf,
+  v1PushFixture,
+  type ClientKind,
+} from './__fixtures__/clients';
+import { startDualEraHttpServer, type DualEraHttpServer } from './__fixtures__/dualEraServer';
+import { BridgeError, callTool } from './index';
+
+let server: DualEraHttpServer;
+beforeAll(async () => {
+  server = await startDualEraHttpServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe.each<ClientKind>(['v2-legacy', 'v1'])('%s client', (kind) => {
+  it("does not count the person's answer time against the call timeout, but does time out a slow server", async () => {
+    const person = scriptedPerson(async (request) => {
+      await sleep(800);
+      return accept(request, { name: 'Slow' });
+    });
+    const { client, close } = await openClient(
+      kind,
+      'http',
+      { url: server.url },
+      { waitFor: person.waitFor },
+    );
+    try {
+      const result = await callTool(client, { name: 'ask_form' }, { timeout: 300 });
+      expect(textOf(result)).toBe('accept:{"name":"Slow","age":30,"color":"blue"}');
+      const error = await callTool(
+        client,
+        { name: 'slow', arguments: { ms: 800 } },
+        { timeout: 300 },
+      ).catch((caught: unknown) => caught);
+      expect(BridgeError.isInstance(error) && error.code).toBe('timeout');
+    } finally {
+      await close();
+    }
+  });
+
+  it('refuses a pushed mode it did not declare with -32602, without asking', async () => {
+    const person = scriptedPerson((request) => accept(request, { name: 'Ada' }));
+    const { client, close } = await openClient(
+      kind,
+      'stdio',
+      { args: [v1PushFixture] },
+      { waitFor: person.waitFor, modes: ['form'] },
+    );
+    try {
+      expect(textOf(await callTool(client, { name: 'push', arguments: { mode: 'url' } }))).toBe(
+        'error:-32602',
+      );
+      expect(person.seen).toHaveLength(0);
+      expect(textOf(await callTool(client, { name: 'push', arguments: { mode: 'form' } }))).toBe(
+        'accept:{"name":"Ada"}',
+      );
+      expect(person.seen[0]?.data?.origin).toEqual({
+        server: 'v1-push-fixture',
+        era: 'legacy',
+        tool: 'push',
+      });
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe.each<ClientKind>(['v2-legacy', 'v2-modern', 'v1'])(
+  'form validation with a %s client',
+  (kind) => {
+    it('re-asks an invalid form with errors and the values given, then sends the valid one', async () => {
+      const person = scriptedPerson((request, index) =>
+        index === 0
+          ? accept(request, { name: '', age: 'old' })
+          : accept(request, { name: 'Bo', age: '41' }),
+      );
+      const { client, close } = await openClient(
+        kind,
+        'http',
+        { url: server.url },
+        { waitFor: person.waitFor },
+      );
+      try {
+        expect(textOf(await callTool(client, { name: 'ask_form' }))).toBe(
+          'accept:{"name":"Bo","age":41,"color":"blue"}',
+        );
+        expect(person.seen).toHaveLength(2);
+        const [first, second] = person.seen;
+        expect(second?.id).not.toBe(first?.id);
+        expect(second?.data?.values).toEqual({ name: '', age: 'old' });
+        expect(Object.keys(second?.data?.errors as object).sort()).toEqual(['age', 'name']);
+        expect(second?.data?.attempt).toBe(2);
+      } finally {
+        await close();
+      }
+    });
+
+    it('answers cancel after the bounded number of invalid attempts', async () => {
+      const person = scriptedPerson((request) => accept(request, { name: 'x', age: -5 }));
+      const { client, close } = await openClient(
+        kind,
+        'http',
+        { url: server.url },
+        { waitFor: person.waitFor, maxAttempts: 2 },
+      );
+      try {
+        expect(textOf(await callTool(client, { name: 'ask_form' }))).toBe('cancel');
+        expect(person.seen).toHaveLength(2);
+      } finally {
+        await close();
+      }
+    });
+  },
+);
+
+describe('a throwing waitFor', () => {
+  it('answers a pushed question cancel (legacy) and fails the call with wait_failed (modern)', async () => {
+    const failing = scriptedPerson(() => {
+      throw new Error('UI crashed');
+    });
+    const legacy = await openClient(
+      'v2-legacy',
+      'http',
+      { url: server.url },
+      { waitFor: failing.waitFor },
+    );
+    try {
+      expect(textOf(await callTool(legacy.client, { name: 'ask_form' }))).toBe('cancel');
+    } finally {
+      await legacy.close();
+    }
+    const modern = await openClient(
+      'v2-modern',
+      'http',
+      { url: server.url },
+      { waitFor: failing.waitFor },
+    );
+    try {
+      const error = await callTool(modern.client, { name: 'ask_form' }).catch(
+        (caught: unknown) => caught,
+      );
+      expect(BridgeError.isInstance(error) && error.code).toBe('wait_failed');
+    } finally {
+      await modern.close();
+    }
+  });
+});

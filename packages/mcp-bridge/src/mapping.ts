@@ -1,0 +1,60 @@
+/**
+ * The pure mappings of design.md, exactly as its table says:
+ * - `mode == "url"` → `kind: "authorization"`, `url`; otherwise `kind: "input"`, `data.schema`.
+ * - `message` → `prompt`; `id` is fresh, `elc-…`, unique per call.
+ * - `ok: true` → accept with `content` (`{}` when absent); `declined` → decline; anything else → cancel.
+ * The bridge's handlers add more (origin, defaults, validation); these functions never do.
+ */
+import { createRequestId, type Answer, type Request } from '@waitfor/core';
+import { BridgeError } from './bridgeError';
+
+/** The result of an elicitation, as the protocol wants it back. */
+export interface ElicitResult {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, unknown>;
+}
+
+/** Form or URL elicitation params after checking. */
+export type ElicitationParams =
+  | { mode: 'form'; message: string; requestedSchema: Record<string, unknown> }
+  | { mode: 'url'; message: string; url: string; elicitationId?: string };
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const invalid = (message: string) =>
+  new BridgeError('invalid_params', `Invalid elicitation params: ${message}`);
+
+/** Check untrusted `elicitation/create` params (either era); throws BridgeError 'invalid_params'. */
+export function parseElicitationParams(params: unknown): ElicitationParams {
+  if (!isRecord(params)) throw invalid('params must be an object');
+  const { mode, message } = params;
+  if (typeof message !== 'string') throw invalid('"message" must be a string');
+  if (mode === 'url') {
+    if (typeof params['url'] !== 'string' || params['url'] === '')
+      throw invalid('"url" must be a non-empty string');
+    const parsed: ElicitationParams = { mode: 'url', message, url: params['url'] };
+    if (typeof params['elicitationId'] === 'string') parsed.elicitationId = params['elicitationId'];
+    return parsed;
+  }
+  if (mode !== undefined && mode !== 'form') throw invalid(`unknown mode ${JSON.stringify(mode)}`);
+  const schema = params['requestedSchema'];
+  if (!isRecord(schema)) throw invalid('"requestedSchema" must be an object');
+  return { mode: 'form', message, requestedSchema: schema };
+}
+
+/** Map `elicitation/create` params to a Request (table of design.md); malformed params throw. */
+export function elicitationToRequest(params: unknown): Request {
+  const parsed = parseElicitationParams(params);
+  const id = createRequestId('elc');
+  if (parsed.mode === 'url')
+    return { id, kind: 'authorization', prompt: parsed.message, url: parsed.url };
+  return { id, kind: 'input', prompt: parsed.message, data: { schema: parsed.requestedSchema } };
+}
+
+/** Map an Answer to the ElicitResult the protocol wants (table of design.md). */
+export function answerToElicitResult(answer: Answer): ElicitResult {
+  if (answer.ok) return { action: 'accept', content: answer.data ?? {} };
+  return { action: answer.reason === 'declined' ? 'decline' : 'cancel' };
+}

@@ -1,0 +1,48 @@
+/**
+ * Timers and abort controllers read from globalThis through typed casts, so the main entry needs
+ * neither DOM nor Node types (both hosts provide them at run time).
+ */
+import type { AbortSignalLike } from '@waitfor/core';
+
+/** An AbortController as far as the bridge uses it. */
+export interface ControllerLike {
+  readonly signal: AbortSignalLike;
+  abort(reason?: unknown): void;
+}
+
+interface RuntimeGlobals {
+  AbortController: new () => ControllerLike;
+  setTimeout(callback: () => void, delay: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+const runtime = globalThis as unknown as RuntimeGlobals;
+
+/** A new AbortController. */
+export function createController(): ControllerLike {
+  return new runtime.AbortController();
+}
+
+/** A controller aborted when `parent` aborts; `dispose` unhooks it from the parent. */
+export function linkedController(
+  parent: AbortSignalLike | undefined,
+): ControllerLike & { dispose(): void } {
+  const controller = createController();
+  const onAbort = () => controller.abort(parent?.reason);
+  if (parent?.aborted === true) controller.abort(parent.reason);
+  else parent?.addEventListener('abort', onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    abort: (reason?: unknown) => controller.abort(reason),
+    dispose: () => parent?.removeEventListener('abort', onAbort),
+  };
+}
+
+/** Run `callback` after `delay` ms; returns a cancel function. */
+export function schedule(delay: number, callback: () => void): () => void {
+  const handle = runtime.setTimeout(callback, delay);
+  return () => runtime.clearTimeout(handle);
+}
+
+/** The largest delay a JavaScript timer accepts (~24.8 days): "no timeout" for the SDKs. */
+export const MAX_TIMER_DELAY = 2_147_483_647;

@@ -1,0 +1,36 @@
+'use client';
+import { accept, cancel, decline } from '@waitfor/core';
+import type { Request } from '@waitfor/core';
+import { RequestFrame } from './RequestFrame.js';
+import { useRequestView } from './useRequestView.js';
+
+/** Props of ApprovalView. */
+export interface ApprovalViewProps {
+  request: Request;
+}
+
+/** A generic approve / decline / cancel view for any Request that is neither a form nor a URL. */
+export function ApprovalView({ request }: ApprovalViewProps) {
+  const view = useRequestView(request);
+  return (
+    <RequestFrame request={request} status={view.status}>
+      {request.url ? (
+        <p>
+          {/* Shown as text only: a URL is clickable only in an authorization consent. */}
+          <code>{request.url}</code>
+        </p>
+      ) : null}
+      <div>
+        <button type="button" onClick={() => view.settle(accept(request))}>
+          Approve
+        </button>
+        <button type="button" onClick={() => view.settle(decline(request))}>
+          Decline
+        </button>
+        <button type="button" onClick={() => view.settle(cancel(request))}>
+          Cancel
+        </button>
+      </div>
+    </RequestFrame>
+  );
+}

@@ -1,0 +1,74 @@
+'use client';
+import { useId } from 'react';
+import { accept, cancel, decline } from '@waitfor/core';
+import type { Request } from '@waitfor/core';
+import { inspectUrl } from './inspectUrl.js';
+import { RequestFrame } from './RequestFrame.js';
+import { useRequestView } from './useRequestView.js';
+
+/** Props of AuthorizationConsent. */
+export interface AuthorizationConsentProps {
+  /** A `kind:"authorization"` Request whose `url` the person may open. */
+  request: Request;
+  /** Opens the URL; a new tab without opener or referrer unless told (inject it in tests). */
+  open?: (url: string) => void;
+}
+
+function openInNewTab(url: string): void {
+  window.open(url, '_blank', 'noopener,noreferrer');
+}
+
+/**
+ * Asks consent before a person visits a URL: the full URL as text with its host highlighted,
+ * warnings for look-alike hosts, only http/https openable, nothing opened or fetched before a click.
+ */
+export function AuthorizationConsent({ request, open = openInNewTab }: AuthorizationConsentProps) {
+  const view = useRequestView(request);
+  const url = inspectUrl(request.url);
+  const id = useId();
+  const notes = [...url.warnings, ...(url.problem ? [url.problem] : [])];
+
+  return (
+    <RequestFrame request={request} status={view.status}>
+      <div>
+        <p>This will open:</p>
+        {/* Text, never a link: nothing may load or be clicked before the person consents. */}
+        <p>
+          <code data-waitfor-url="">{url.text}</code>
+        </p>
+        {url.host ? (
+          <p>
+            Site: <strong data-waitfor-host="">{url.host}</strong>
+          </p>
+        ) : null}
+        {notes.length > 0 ? (
+          <ul id={`${id}-notes`} role="alert">
+            {notes.map((note) => (
+              <li key={note}>{note}</li>
+            ))}
+          </ul>
+        ) : null}
+        <div>
+          <button
+            type="button"
+            disabled={!url.openable}
+            aria-describedby={notes.length > 0 ? `${id}-notes` : undefined}
+            onClick={() => {
+              if (!url.openable) return;
+              open(url.text);
+              view.settle(accept(request));
+            }}
+          >
+            Open {url.host ?? 'link'}
+          </button>
+          <button type="button" onClick={() => view.settle(decline(request))}>
+            Decline
+          </button>
+          <button type="button" onClick={() => view.settle(cancel(request))}>
+            Cancel
+          </button>
+        </div>
+      </div>
+    </RequestFrame>
+  );
+}

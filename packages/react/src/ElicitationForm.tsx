@@ -1,0 +1,72 @@
+'use client';
+import { useEffect, useId, useRef, useState } from 'react';
+import type { Request } from '@waitfor/core';
+import { FormFieldControl } from './FormFieldControl.js';
+import { RequestFrame } from './RequestFrame.js';
+import { useElicitationForm } from './useElicitationForm.js';
+import { useRequestView } from './useRequestView.js';
+
+/** Props of ElicitationForm. */
+export interface ElicitationFormProps {
+  /** A `kind:"input"` Request whose `data.schema` describes the form. */
+  request: Request;
+}
+
+/**
+ * An unstyled form for a `kind:"input"` Request: every field kind as a labelled native control,
+ * errors announced, and Accept / Decline / Cancel.
+ */
+export function ElicitationForm({ request }: ElicitationFormProps) {
+  const view = useRequestView(request);
+  const form = useElicitationForm(request, { onAnswer: view.settle });
+  const id = useId();
+  const formRef = useRef<HTMLFormElement>(null);
+  const [attempt, setAttempt] = useState(0);
+
+  // After a refused accept, move keyboard focus to the first field that needs attention.
+  useEffect(() => {
+    if (attempt === 0) return;
+    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [attempt]);
+
+  return (
+    <RequestFrame request={request} status={view.status}>
+      <form
+        ref={formRef}
+        noValidate
+        aria-label={request.prompt}
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (!form.accept()) setAttempt((count) => count + 1);
+        }}
+      >
+        {form.schemaError ? (
+          <p role="alert">
+            This form cannot be shown: {form.schemaError.message}. You can still decline or cancel.
+          </p>
+        ) : null}
+        {form.fields.map((field, index) => (
+          <FormFieldControl
+            key={field.name}
+            field={field}
+            id={`${id}-${index}`}
+            value={form.values[field.name]}
+            error={form.errors[field.name]}
+            onChange={(value) => form.setValue(field.name, value)}
+          />
+        ))}
+        <div>
+          <button type="submit" disabled={form.schemaError !== undefined}>
+            Accept
+          </button>
+          <button type="button" onClick={() => form.decline()}>
+            Decline
+          </button>
+          <button type="button" onClick={() => form.cancel()}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </RequestFrame>
+  );
+}

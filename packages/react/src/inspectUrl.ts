@@ -1,0 +1,70 @@
+/** What a consent view must show and check about a URL before a person opens it. */
+export interface UrlInspection {
+  /** The full URL as it will be opened, or the raw text when it cannot be read as a URL. */
+  text: string;
+  /** The host to highlight (IDN hosts in their punycode `xn--` form), when there is one. */
+  host: string | undefined;
+  /** True only for a well-formed http: or https: URL. */
+  openable: boolean;
+  /** Why the URL cannot be opened, when it cannot. */
+  problem: string | undefined;
+  /** Reasons to look twice: look-alike (punycode / non-ASCII) hosts, embedded credentials. */
+  warnings: string[];
+}
+
+// Characters outside ASCII in the typed URL: the WHATWG parser turns them into punycode, so the
+// raw text is checked too.
+const nonAscii = /[^\u0020-\u007e]/;
+
+/** Reads a URL without fetching anything: scheme check, host to highlight, spoofing warnings. */
+export function inspectUrl(url: string | undefined): UrlInspection {
+  if (url === undefined || url.trim() === '') {
+    return {
+      text: '',
+      host: undefined,
+      openable: false,
+      problem: 'No address was given.',
+      warnings: [],
+    };
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return {
+      text: url,
+      host: undefined,
+      openable: false,
+      problem: 'This is not a valid address.',
+      warnings: [],
+    };
+  }
+  const host = parsed.hostname === '' ? undefined : parsed.hostname;
+  const warnings: string[] = [];
+  const authority =
+    url
+      .slice(url.indexOf(':') + 1)
+      .replace(/^\/\//, '')
+      .split(/[/?#]/)[0] ?? '';
+  if (
+    nonAscii.test(authority) ||
+    (host ?? '').split('.').some((label) => label.startsWith('xn--'))
+  ) {
+    warnings.push(
+      'The host contains international (punycode "xn--") characters and may imitate another site.',
+    );
+  }
+  if (parsed.username !== '' || parsed.password !== '') {
+    warnings.push('The address carries a user name before "@"; the site is the host shown above.');
+  }
+  const web = parsed.protocol === 'http:' || parsed.protocol === 'https:';
+  return {
+    text: parsed.href,
+    host,
+    openable: web && host !== undefined,
+    problem: web
+      ? undefined
+      : `Only http and https addresses can be opened; this one uses "${parsed.protocol}".`,
+    warnings,
+  };
+}

@@ -1,0 +1,75 @@
+import './__tests__/sameReact.js';
+import { act, renderHook, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApprovalView, formatRemaining, useCountdown } from '@waitfor/react';
+import { ask, renderWithInbox } from './__tests__/harness.js';
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: new Date('2030-01-01T00:00:00Z') });
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('useCountdown', () => {
+  it('ticks every second down to expired, then stops its interval', () => {
+    const { result } = renderHook(() => useCountdown('2030-01-01T00:00:03Z'));
+    expect(result.current).toEqual({ remainingMs: 3000, expired: false });
+    act(() => {
+      vi.advanceTimersByTime(1000);
+    });
+    expect(result.current).toEqual({ remainingMs: 2000, expired: false });
+    act(() => {
+      vi.advanceTimersByTime(2000);
+    });
+    expect(result.current).toEqual({ remainingMs: 0, expired: true });
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('is undefined without a readable deadline and starts no timer', () => {
+    const { result } = renderHook(() => useCountdown(undefined));
+    expect(result.current).toBeUndefined();
+    const garbage = renderHook(() => useCountdown('tomorrow-ish'));
+    expect(garbage.result.current).toBeUndefined();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('clears its interval on unmount', () => {
+    const { unmount } = renderHook(() => useCountdown('2030-01-01T01:00:00Z'));
+    expect(vi.getTimerCount()).toBe(1);
+    unmount();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('formats minutes and hours', () => {
+    expect(formatRemaining(65_000)).toBe('1:05');
+    expect(formatRemaining(3_600_000 + 61_000)).toBe('1:01:01');
+    expect(formatRemaining(-5)).toBe('0:00');
+  });
+});
+
+describe('a view with expiresAt', () => {
+  it('shows a countdown and closes when the Request expires', async () => {
+    const request = {
+      id: 'soon',
+      kind: 'approval',
+      prompt: 'Deploy?',
+      expiresAt: '2030-01-01T00:01:05Z',
+      data: { origin: { server: 'ci' } },
+    };
+    const { inbox } = renderWithInbox(<ApprovalView request={request} />);
+    const answer = ask(inbox, request);
+    expect(screen.getByRole('timer').textContent).toBe('Expires in 1:05');
+    act(() => {
+      vi.advanceTimersByTime(5000);
+    });
+    expect(screen.getByRole('timer').textContent).toBe('Expires in 1:00');
+    act(() => {
+      vi.advanceTimersByTime(60_000);
+    });
+    await expect(answer).resolves.toMatchObject({ id: 'soon', ok: false, reason: 'expired' });
+    expect(screen.getByRole('status').textContent).toMatch(/answered elsewhere/i);
+    expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
+  });
+});

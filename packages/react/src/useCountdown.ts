@@ -1,0 +1,60 @@
+'use client';
+import { useEffect, useRef, useState } from 'react';
+
+/** The time left before a deadline. */
+export interface CountdownState {
+  /** Milliseconds left, never below 0. */
+  remainingMs: number;
+  expired: boolean;
+}
+
+/** Options of useCountdown. */
+export interface CountdownOptions {
+  /** How often to tick; 1000 ms unless told. */
+  intervalMs?: number;
+  /** The clock; Date.now unless told. */
+  now?: () => number;
+}
+
+/**
+ * Counts down to an RFC 3339 `expiresAt`, ticking with setInterval until it passes. Undefined when
+ * there is no deadline or it cannot be read.
+ */
+export function useCountdown(
+  expiresAt: string | undefined,
+  options: CountdownOptions = {},
+): CountdownState | undefined {
+  const intervalMs = options.intervalMs ?? 1000;
+  // A ref, so an inline `now` function does not restart the timer on every render.
+  const clock = useRef(options.now ?? Date.now);
+  clock.current = options.now ?? Date.now;
+  const deadline = expiresAt === undefined ? Number.NaN : Date.parse(expiresAt);
+  const [now, setNow] = useState(() => clock.current());
+
+  useEffect(() => {
+    if (Number.isNaN(deadline)) return undefined;
+    setNow(clock.current());
+    if (clock.current() >= deadline) return undefined;
+    const timer = setInterval(() => {
+      const current = clock.current();
+      setNow(current);
+      if (current >= deadline) clearInterval(timer);
+    }, intervalMs);
+    return () => clearInterval(timer);
+  }, [deadline, intervalMs]);
+
+  if (Number.isNaN(deadline)) return undefined;
+  const remainingMs = Math.max(0, deadline - now);
+  return { remainingMs, expired: remainingMs === 0 };
+}
+
+/** Formats milliseconds left as m:ss, or h:mm:ss from one hour on. */
+export function formatRemaining(remainingMs: number): string {
+  const total = Math.ceil(Math.max(0, remainingMs) / 1000);
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const seconds = String(total % 60).padStart(2, '0');
+  return hours > 0
+    ? `${hours}:${String(minutes).padStart(2, '0')}:${seconds}`
+    : `${minutes}:${seconds}`;
+}

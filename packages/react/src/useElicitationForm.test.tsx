@@ -1,0 +1,156 @@
+import './__tests__/sameReact.js';
+import { act, renderHook } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { describe, expect, it } from 'vitest';
+import { WaitforError, createInbox } from '@waitfor/core';
+import type { Request } from '@waitfor/core';
+import { WaitforProvider, useElicitationForm } from '@waitfor/react';
+
+const formRequest = (schema: unknown, id = 'form'): Request => ({
+  id,
+  kind: 'input',
+  prompt: 'Fill in',
+  data: { schema },
+});
+
+function renderForm(request: Request) {
+  const inbox = createInbox();
+  const answer = inbox.waitFor(request);
+  const wrapper = ({ children }: { children?: ReactNode }) => (
+    <WaitforProvider inbox={inbox}>{children}</WaitforProvider>
+  );
+  const hook = renderHook(({ current }: { current: Request }) => useElicitationForm(current), {
+    wrapper,
+    initialProps: { current: request },
+  });
+  return { ...hook, inbox, answer };
+}
+
+describe('useElicitationForm', () => {
+  it('normalizes every enum shape, including titled multi-select with items.oneOf', () => {
+    const { result } = renderForm(
+      formRequest({
+        type: 'object',
+        properties: {
+          plain: { type: 'string', enum: ['a', 'b'] },
+          titled: { type: 'string', oneOf: [{ const: 'x', title: 'Ex' }] },
+          legacy: { type: 'string', enum: ['p'], enumNames: ['Pee'] },
+          many: { type: 'array', items: { type: 'string', enum: ['m', 'n'] } },
+          manyAny: { type: 'array', items: { anyOf: [{ const: 'q', title: 'Queue' }] } },
+          manyOne: { type: 'array', items: { oneOf: [{ const: 'r', title: 'Are' }] } },
+        },
+      }),
+    );
+    const fields = Object.fromEntries(result.current.fields.map((field) => [field.name, field]));
+    expect(fields.plain).toMatchObject({
+      kind: 'select',
+      options: [
+        { value: 'a', label: 'a' },
+        { value: 'b', label: 'b' },
+      ],
+    });
+    expect(fields.titled).toMatchObject({ kind: 'select', options: [{ value: 'x', label: 'Ex' }] });
+    expect(fields.legacy).toMatchObject({
+      kind: 'select',
+      options: [{ value: 'p', label: 'Pee' }],
+    });
+    expect(fields.many).toMatchObject({ kind: 'multiselect' });
+    expect(fields.manyAny).toMatchObject({
+      kind: 'multiselect',
+      options: [{ value: 'q', label: 'Queue' }],
+    });
+    expect(fields.manyOne).toMatchObject({
+      kind: 'multiselect',
+      options: [{ value: 'r', label: 'Are' }],
+    });
+  });
+
+  it('validates on accept only, with per-field errors that clear when that field changes', async () => {
+    const { result, inbox, answer } = renderForm(
+      formRequest({
+        type: 'object',
+        properties: {
+          code: { type: 'string', minLength: 3, maxLength: 5 },
+          count: { type: 'integer', minimum: 1 },
+          when: { type: 'string', format: 'date-time' },
+          agree: { type: 'boolean' },
+        },
+        required: ['code', 'agree'],
+      }),
+    );
+    // A required checkbox has a visible answer from the start.
+    expect(result.current.values).toEqual({ agree: false });
+    act(() => {
+      result.current.setValue('code', 'ab');
+      result.current.setValue('count', '4.5');
+      result.current.setValue('when', 'next tuesday');
+    });
+    // Typing alone never validates.
+    expect(result.current.errors).toEqual({});
+    let accepted = true;
+    act(() => {
+      accepted = result.current.accept();
+    });
+    expect(accepted).toBe(false);
+    expect(Object.keys(result.current.errors).sort()).toEqual(['code', 'count', 'when']);
+    expect(result.current.values).toEqual({
+      agree: false,
+      code: 'ab',
+      count: '4.5',
+      when: 'next tuesday',
+    });
+    expect(inbox.get('form')).toBeDefined();
+
+    act(() => {
+      result.current.setValue('code', 'abcd');
+    });
+    expect(Object.keys(result.current.errors).sort()).toEqual(['count', 'when']);
+
+    act(() => {
+      result.current.setValue('count', '');
+      result.current.setValue('when', '2026-01-31T09:00:00Z');
+    });
+    act(() => {
+      accepted = result.current.accept();
+    });
+    expect(accepted).toBe(true);
+    // The blank optional integer is left out, the text is coerced to its schema types.
+    await expect(answer).resolves.toEqual({
+      id: 'form',
+      ok: true,
+      data: { code: 'abcd', agree: false, when: '2026-01-31T09:00:00Z' },
+    });
+  });
+
+  it('a malformed schema gives an error state, never a throw; decline still works', async () => {
+    const { result, answer } = renderForm(formRequest({ type: 'array' }));
+    expect(result.current.fields).toEqual([]);
+    expect(WaitforError.isInstance(result.current.schemaError)).toBe(true);
+    let accepted = true;
+    act(() => {
+      accepted = result.current.accept();
+    });
+    expect(accepted).toBe(false);
+    act(() => {
+      result.current.decline();
+    });
+    await expect(answer).resolves.toMatchObject({ ok: false, reason: 'declined' });
+  });
+
+  it('a missing schema is an error state too', () => {
+    const { result } = renderForm({ id: 'none', kind: 'input', prompt: 'No schema' });
+    expect(result.current.schemaError).toBeInstanceOf(Error);
+  });
+
+  it('keeps typed values when the same Request object is re-created, resets for another Request', () => {
+    const schema = { type: 'object', properties: { name: { type: 'string', default: 'x' } } };
+    const { result, rerender } = renderForm(formRequest(schema));
+    act(() => {
+      result.current.setValue('name', 'typed');
+    });
+    rerender({ current: formRequest({ ...schema }) });
+    expect(result.current.values).toEqual({ name: 'typed' });
+    rerender({ current: formRequest(schema, 'other') });
+    expect(result.current.values).toEqual({ name: 'x' });
+  });
+});

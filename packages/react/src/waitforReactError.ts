@@ -1,0 +1,25 @@
+const brand = Symbol.for('waitfor.react.error');
+
+/** What went wrong in @waitfor/react. */
+export type WaitforReactErrorCode = 'missing_provider' | 'invalid_schema';
+
+/** The one error class of @waitfor/react; recognised across installed copies by its brand. */
+export class WaitforReactError extends Error {
+  readonly code: WaitforReactErrorCode;
+  readonly [brand] = true;
+
+  constructor(code: WaitforReactErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'WaitforReactError';
+    this.code = code;
+  }
+
+  /** True for a WaitforReactError from any installed copy of this package. */
+  static isInstance(value: unknown): value is WaitforReactError {
+    return (
+      typeof value === 'object' &&
+      value !== null &&
+      (value as Record<symbol, unknown>)[brand] === true
+    );
+  }
+}
