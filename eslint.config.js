@@ -30,7 +30,12 @@ export const layering = [
     [
       { names: mcpSdks, message: 'react answers Requests; it does not speak MCP.' },
       {
-        names: ['@waitfor/mcp-bridge', '@waitfor/mcp-bridge/*', '@waitfor/legacy-spec', '@waitfor/legacy-spec/*'],
+        names: [
+          '@waitfor/mcp-bridge',
+          '@waitfor/mcp-bridge/*',
+          '@waitfor/legacy-spec',
+          '@waitfor/legacy-spec/*',
+        ],
         message: 'react imports only @waitfor/core (design.md layering).',
       },
     ],
@@ -39,8 +44,14 @@ export const layering = [
     ['packages/mcp-bridge/src/**'],
     [
       {
-        names: ['@waitfor/legacy-spec', '@waitfor/legacy-spec/*', '@waitfor/react', '@waitfor/react/*'],
-        message: 'mcp-bridge never imports legacy-spec or react; legacy-spec plugs into the bridge.',
+        names: [
+          '@waitfor/legacy-spec',
+          '@waitfor/legacy-spec/*',
+          '@waitfor/react',
+          '@waitfor/react/*',
+        ],
+        message:
+          'mcp-bridge never imports legacy-spec or react; legacy-spec plugs into the bridge.',
       },
       { names: react, message: 'mcp-bridge knows nothing of React.' },
     ],
@@ -48,14 +59,26 @@ export const layering = [
   layer(
     ['packages/legacy-spec/src/**'],
     [
-      { names: ['@waitfor/react', '@waitfor/react/*'], message: 'legacy-spec never imports react.' },
+      {
+        names: ['@waitfor/react', '@waitfor/react/*'],
+        message: 'legacy-spec never imports react.',
+      },
       { names: react, message: 'legacy-spec knows nothing of React.' },
     ],
   ),
 ];
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/.turbo/**', 'coverage/**', '.test-results/**', 'artifacts/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      '**/.turbo/**',
+      'coverage/**',
+      '.test-results/**',
+      'artifacts/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -63,12 +86,21 @@ export default tseslint.config(
       ecmaVersion: 2022,
       sourceType: 'module',
       globals: {
-        console: 'readonly', process: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly',
-        URL: 'readonly', AbortController: 'readonly', AbortSignal: 'readonly', globalThis: 'readonly',
+        console: 'readonly',
+        process: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        URL: 'readonly',
+        AbortController: 'readonly',
+        AbortSignal: 'readonly',
+        globalThis: 'readonly',
       },
     },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },

@@ -15,7 +15,10 @@ async function restrictedImports(file: string, source: string): Promise<string[]
 const forbidden: Array<[string, string]> = [
   ['packages/core/src/layer.ts', "import { useState } from 'react';"],
   ['packages/core/src/layer.ts', "import { Client } from '@modelcontextprotocol/client';"],
-  ['packages/core/src/layer.ts', "import { Client } from '@modelcontextprotocol/sdk/client/index.js';"],
+  [
+    'packages/core/src/layer.ts',
+    "import { Client } from '@modelcontextprotocol/sdk/client/index.js';",
+  ],
   ['packages/core/src/layer.ts', "import { attachWaitFor } from '@waitfor/mcp-bridge';"],
   ['packages/react/src/layer.ts', "import { attachWaitFor } from '@waitfor/mcp-bridge';"],
   ['packages/react/src/layer.ts', "import type { Client } from '@modelcontextprotocol/client';"],
@@ -27,7 +30,10 @@ const forbidden: Array<[string, string]> = [
 const allowed: Array<[string, string]> = [
   ['packages/react/src/layer.ts', "import { createInbox } from '@waitfor/core';"],
   ['packages/mcp-bridge/src/layer.ts', "import type { Request } from '@waitfor/core';"],
-  ['packages/mcp-bridge/src/layer.ts', "import type { Client } from '@modelcontextprotocol/client';"],
+  [
+    'packages/mcp-bridge/src/layer.ts',
+    "import type { Client } from '@modelcontextprotocol/client';",
+  ],
   ['packages/legacy-spec/src/layer.ts', "import { attachWaitFor } from '@waitfor/mcp-bridge';"],
 ];
 

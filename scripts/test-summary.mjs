@@ -11,7 +11,10 @@ const printOnly = process.argv.includes('--print-only');
 let status = 0;
 if (!printOnly) {
   rmSync(report, { force: true });
-  const run = spawnSync(`${root}node_modules/.bin/vitest`, ['run'], { cwd: root, stdio: 'inherit' });
+  const run = spawnSync(`${root}node_modules/.bin/vitest`, ['run'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   status = run.status ?? 1;
 }
 
@@ -28,5 +31,6 @@ const brokenFiles = (results.testResults ?? []).filter(
 ).length;
 const failed = (results.numFailedTests ?? 0) + brokenFiles;
 // .ci/run prints the line itself as its very last output; everyone else sees it here.
-if (printOnly || !process.env.WAITFOR_QUIET_SUMMARY) console.log(`${passed} passed, ${failed} failed`);
+if (printOnly || !process.env.WAITFOR_QUIET_SUMMARY)
+  console.log(`${passed} passed, ${failed} failed`);
 if (!printOnly && (status !== 0 || failed > 0 || passed === 0)) process.exit(1);
