@@ -1,0 +1,50 @@
+import { startExample } from './host/startExample.js';
+
+const defaultPort = 5199;
+
+function portFromArguments(argv: string[]): number {
+  const index = argv.indexOf('--port');
+  const text = index >= 0 ? argv[index + 1] : process.env.PORT;
+  const port = text === undefined ? defaultPort : Number(text);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`Not a port: ${text}`);
+  return port;
+}
+
+async function main(argv: string[]): Promise<void> {
+  const controller = new AbortController();
+  if (argv.includes('--terminal')) {
+    const stop = () => controller.abort();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    // Loaded only here: the page host itself needs no MCP client.
+    const { runTerminal } = await import('./terminal/runTerminal.js');
+    await runTerminal({ signal: controller.signal }).catch((error: unknown) => {
+      if (!controller.signal.aborted) throw error;
+    });
+    process.exit(0);
+  }
+  const port = portFromArguments(argv);
+  const example = await startExample({ port }).catch((error: unknown) => {
+    if ((error as { code?: string }).code !== 'EADDRINUSE' || argv.includes('--port')) throw error;
+    console.log(`Port ${port} is busy; picking a free one.`);
+    return startExample({ port: 0 });
+  });
+  console.log(`waitfor example is running: ${example.url}`);
+  for (const server of example.servers)
+    console.log(`  ${server.name} (${server.era} era): ${server.url}`);
+  console.log('Press Ctrl-C to stop.');
+  const stop = (signal: string) => {
+    console.log(`\n${signal}: stopping…`);
+    example.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

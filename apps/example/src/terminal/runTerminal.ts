@@ -1,0 +1,107 @@
+import type { Readable, Writable } from 'node:stream';
+import { createLegacySpec } from '@waitfor/legacy-spec';
+import { connect } from '@waitfor/mcp-bridge';
+import type { Connection } from '@waitfor/mcp-bridge';
+import { startExample } from '../host/startExample.js';
+import { callTimeout } from '../web/callTimeout.js';
+import { errorText, resultText } from '../web/resultText.js';
+import { createLineReader, InputEndedError } from './lineReader.js';
+import { createTerminalWaitFor } from './terminalWaitFor.js';
+
+/** Where the terminal walkthrough reads and writes. */
+export interface RunTerminalOptions {
+  input?: Readable;
+  output?: Writable;
+  signal?: AbortSignal;
+}
+
+interface ToolChoice {
+  server: string;
+  connection: Connection;
+  name: string;
+  title: string;
+}
+
+/**
+ * The terminal mode of the example: the same two servers, answered through prompts. Lists every
+ * tool of both servers, runs the one picked, and prints its result; `q` quits.
+ */
+export async function runTerminal(options: RunTerminalOptions = {}): Promise<void> {
+  const output = options.output ?? process.stdout;
+  // Ctrl-C at a prompt stops the walkthrough like SIGINT does (readline catches it on a TTY).
+  const interrupt = new AbortController();
+  const reader = createLineReader(options.input ?? process.stdin, output, () => interrupt.abort());
+  const signal = options.signal
+    ? AbortSignal.any([options.signal, interrupt.signal])
+    : interrupt.signal;
+  const terminal = createTerminalWaitFor({ reader });
+  const example = await startExample();
+  const legacy = createLegacySpec();
+  const connections: Connection[] = [];
+  legacy.onComplete((event) =>
+    reader.print(`\n(${event.server}: the sign-in in your browser is complete.)`),
+  );
+  try {
+    const choices: ToolChoice[] = [];
+    for (const server of example.servers) {
+      const connection = await connect(
+        { url: server.url },
+        {
+          waitFor: terminal.waitFor,
+          name: 'waitfor-example-terminal',
+          serverName: server.name,
+          extensions: [legacy.extension],
+        },
+      );
+      connections.push(connection);
+      const listed = (await connection.listTools()) as unknown;
+      const tools = Array.isArray(listed)
+        ? listed
+        : ((listed as { tools?: unknown[] }).tools ?? []);
+      for (const tool of tools as Array<{ name: string; title?: string }>) {
+        choices.push({
+          server: server.name,
+          connection,
+          name: tool.name,
+          title: tool.title ?? tool.name,
+        });
+      }
+    }
+    reader.print('waitfor example (terminal). Questions from both servers are asked right here.');
+    for (;;) {
+      reader.print('');
+      choices.forEach((choice, index) =>
+        reader.print(`  ${index + 1}) ${choice.server}: ${choice.title} (${choice.name})`),
+      );
+      const text = await reader
+        .ask('Run which tool? (number, q to quit): ', signal)
+        .catch((error: unknown) => {
+          // Ctrl-C, SIGINT or the end of the input ends the walkthrough normally.
+          if (signal.aborted || error instanceof InputEndedError) return 'q';
+          throw error;
+        });
+      if (text === 'q' || text === 'quit') break;
+      const choice = choices[Number(text) - 1];
+      if (choice === undefined) {
+        reader.print(`"${text}" is not on the list.`);
+        continue;
+      }
+      reader.print(`Running ${choice.name} on ${choice.server}…`);
+      try {
+        const result = await choice.connection.callTool(
+          { name: choice.name, arguments: {} },
+          { signal, timeout: callTimeout(choice.connection) },
+        );
+        reader.print(`\nResult from ${choice.server}: ${resultText(result)}`);
+      } catch (error) {
+        reader.print(`\n${choice.server} failed: ${errorText(error)}`);
+      }
+      if (signal.aborted || reader.ended) break;
+    }
+    reader.print('\nStopping…');
+  } finally {
+    terminal.close();
+    await Promise.all(connections.map((connection) => connection.close().catch(() => undefined)));
+    await example.close();
+  }
+}

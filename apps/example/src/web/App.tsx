@@ -1,0 +1,71 @@
+import { useMemo, useSyncExternalStore } from 'react';
+import { createInbox } from '@waitfor/core';
+import { createLegacySpec } from '@waitfor/legacy-spec';
+import type { LegacySpec } from '@waitfor/legacy-spec';
+import { RequestList, WaitforProvider } from '@waitfor/react';
+import { CallLog } from './CallLog.js';
+import { ServerPanel } from './ServerPanel.js';
+import { useExampleSession } from './useExampleSession.js';
+
+function SignInWaits({ legacy }: { legacy: LegacySpec }) {
+  const elicitations = useSyncExternalStore(
+    legacy.subscribe,
+    legacy.getSnapshot,
+    legacy.getSnapshot,
+  );
+  const waiting = elicitations.filter((entry) => entry.state === 'consented');
+  if (waiting.length === 0) return null;
+  return (
+    <ul className="waits" aria-label="Waiting for you in the browser">
+      {waiting.map((entry) => (
+        <li key={entry.elicitationId}>
+          <strong>{entry.server}</strong> is waiting for you to finish in the other tab:{' '}
+          {entry.request.prompt}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The example page: both servers' tools, one list of questions from either era, and the results. */
+export function App() {
+  const inbox = useMemo(() => createInbox(), []);
+  // Completion notifications settle a URL question that is still open (finished before consent).
+  const legacy = useMemo(() => createLegacySpec({ inbox }), [inbox]);
+  const session = useExampleSession(inbox, legacy);
+
+  return (
+    <WaitforProvider inbox={inbox}>
+      <header className="top">
+        <h1>waitfor example</h1>
+        <p>
+          Two MCP servers — one of the 2025 (legacy) era, one of the 2026 (modern) era — ask you
+          questions. Their clients run in this page; every question lands in one list.
+        </p>
+      </header>
+      {session.loadError !== undefined ? (
+        <p role="alert">Could not load the servers: {session.loadError}</p>
+      ) : null}
+      <main className="layout">
+        <section className="servers" aria-label="Servers">
+          {session.servers.map((server) => (
+            <ServerPanel key={server.config.name} server={server} onCall={session.callTool} />
+          ))}
+        </section>
+        <section className="inbox" aria-label="Questions">
+          <h2>Questions for you</h2>
+          <SignInWaits legacy={legacy} />
+          <div className="requests">
+            <RequestList
+              empty={<p className="empty">No open questions. Run a tool to get one.</p>}
+            />
+          </div>
+        </section>
+        <section className="results" aria-label="Results">
+          <h2>Results</h2>
+          <CallLog calls={session.calls} />
+        </section>
+      </main>
+    </WaitforProvider>
+  );
+}

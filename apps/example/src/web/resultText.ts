@@ -1,0 +1,23 @@
+/** The text a person should read from an MCP tool result: its text blocks, joined. */
+export function resultText(result: unknown): string {
+  const content = (result as { content?: unknown } | undefined)?.content;
+  if (!Array.isArray(content)) return JSON.stringify(result);
+  const texts = content
+    .filter(
+      (block): block is { type: 'text'; text: string } =>
+        block?.type === 'text' && typeof block.text === 'string',
+    )
+    .map((block) => block.text);
+  return texts.length > 0 ? texts.join('\n') : JSON.stringify(content);
+}
+
+/** Whether a tool result reports a failure of the tool itself (`isError`). */
+export function isToolError(result: unknown): boolean {
+  return (result as { isError?: unknown } | undefined)?.isError === true;
+}
+
+/** A readable message for anything thrown. */
+export function errorText(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return typeof error === 'string' ? error : JSON.stringify(error);
+}

@@ -1,0 +1,174 @@
+import { useCallback, useEffect, useReducer, useRef } from 'react';
+import type { Inbox } from '@waitfor/core';
+import type { LegacySpec } from '@waitfor/legacy-spec';
+import { connect } from '@waitfor/mcp-bridge';
+import type { Connection } from '@waitfor/mcp-bridge';
+import { callTimeout } from './callTimeout.js';
+import { loadServers } from './exampleConfig.js';
+import type { ServerConfig } from './exampleConfig.js';
+import { errorText, isToolError, resultText } from './resultText.js';
+
+/** A tool a server lists. */
+export interface ToolEntry {
+  name: string;
+  title: string;
+  description: string;
+}
+
+/** One server as the page shows it. */
+export interface ServerState {
+  config: ServerConfig;
+  status: 'connecting' | 'ready' | 'failed';
+  /** The era the connection negotiated (may differ from the configured one if a server changed). */
+  era?: string;
+  tools: ToolEntry[];
+  error?: string;
+}
+
+/** One tool call as the page shows it. */
+export interface CallState {
+  id: number;
+  server: string;
+  tool: string;
+  title: string;
+  status: 'running' | 'done' | 'failed';
+  text?: string;
+}
+
+interface State {
+  servers: ServerState[];
+  calls: CallState[];
+  loadError?: string;
+}
+
+type Action =
+  | { type: 'configured'; servers: ServerConfig[] }
+  | { type: 'loadFailed'; error: string }
+  | { type: 'server'; name: string; patch: Partial<ServerState> }
+  | { type: 'call'; call: CallState };
+
+function reduce(state: State, action: Action): State {
+  switch (action.type) {
+    case 'configured':
+      return {
+        ...state,
+        servers: action.servers.map((config) => ({ config, status: 'connecting', tools: [] })),
+      };
+    case 'loadFailed':
+      return { ...state, loadError: action.error };
+    case 'server':
+      return {
+        ...state,
+        servers: state.servers.map((server) =>
+          server.config.name === action.name ? { ...server, ...action.patch } : server,
+        ),
+      };
+    case 'call': {
+      const others = state.calls.filter((call) => call.id !== action.call.id);
+      return { ...state, calls: [action.call, ...others].sort((a, b) => b.id - a.id) };
+    }
+  }
+}
+
+const toolsOf = (listed: unknown): ToolEntry[] => {
+  const tools = Array.isArray(listed)
+    ? listed
+    : ((listed as { tools?: unknown[] } | undefined)?.tools ?? []);
+  return tools.map((tool) => {
+    const entry = tool as { name: string; title?: string; description?: string };
+    return {
+      name: entry.name,
+      title: entry.title ?? entry.name,
+      description: entry.description ?? '',
+    };
+  });
+};
+
+/**
+ * Connects the page's MCP clients (in this browser, through @waitfor/mcp-bridge) to every server
+ * the host names, all answering through the ONE inbox, and runs tool calls.
+ */
+export function useExampleSession(inbox: Inbox, legacy: LegacySpec) {
+  const [state, dispatch] = useReducer(reduce, { servers: [], calls: [] });
+  const connections = useRef(new Map<string, Connection>());
+  const nextCall = useRef(1);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    const opened: Connection[] = [];
+    const start = async () => {
+      const servers = await loadServers(controller.signal);
+      dispatch({ type: 'configured', servers });
+      await Promise.all(
+        servers.map(async (config) => {
+          try {
+            const connection = await connect(
+              { url: config.url },
+              {
+                waitFor: inbox.waitFor,
+                name: 'waitfor-example-page',
+                serverName: config.name,
+                extensions: [legacy.extension],
+              },
+            );
+            if (controller.signal.aborted) {
+              await connection.close();
+              return;
+            }
+            opened.push(connection);
+            connections.current.set(config.name, connection);
+            const tools = toolsOf(await connection.listTools());
+            dispatch({
+              type: 'server',
+              name: config.name,
+              patch: { status: 'ready', era: connection.era, tools },
+            });
+          } catch (error) {
+            dispatch({
+              type: 'server',
+              name: config.name,
+              patch: { status: 'failed', error: errorText(error) },
+            });
+          }
+        }),
+      );
+    };
+    start().catch((error: unknown) => {
+      if (!controller.signal.aborted) dispatch({ type: 'loadFailed', error: errorText(error) });
+    });
+    return () => {
+      controller.abort();
+      for (const connection of opened) void connection.close();
+      connections.current.clear();
+    };
+  }, [inbox, legacy]);
+
+  const callTool = useCallback((server: string, tool: ToolEntry) => {
+    const connection = connections.current.get(server);
+    if (connection === undefined) return;
+    const base = { server, tool: tool.name, title: tool.title };
+    const id = nextCall.current++;
+    dispatch({ type: 'call', call: { id, ...base, status: 'running' } });
+    connection
+      .callTool({ name: tool.name, arguments: {} }, { timeout: callTimeout(connection) })
+      .then(
+        (result: unknown) =>
+          dispatch({
+            type: 'call',
+            call: {
+              id,
+              ...base,
+              status: isToolError(result) ? 'failed' : 'done',
+              text: resultText(result),
+            },
+          }),
+        (error: unknown) =>
+          dispatch({
+            type: 'call',
+            call: { id, ...base, status: 'failed', text: errorText(error) },
+          }),
+      );
+  }, []);
+
+  return { ...state, callTool };
+}

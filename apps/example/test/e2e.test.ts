@@ -1,0 +1,198 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { chromium } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startExample } from '../src/host/startExample.js';
+import type { RunningExample } from '../src/host/startExample.js';
+
+// The whole example in a real headless Chromium: the page's MCP clients run in the browser and
+// talk to the real servers over Streamable HTTP (cross-origin, through CORS).
+
+const appDir = fileURLToPath(new URL('..', import.meta.url));
+const artifacts = fileURLToPath(new URL('../../../artifacts/', import.meta.url));
+const vite = fileURLToPath(new URL('../node_modules/.bin/vite', import.meta.url));
+const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+describe('the example page in Chromium', () => {
+  let work: string;
+  let example: RunningExample;
+  let context: BrowserContext;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'waitfor-e2e-'));
+    // Built from the packages' sources (like every test here), so no package build is needed first.
+    // EXAMPLE_DIST=<path of apps/example/dist> checks the production build of `pnpm example` instead.
+    const dist = process.env.EXAMPLE_DIST ?? join(work, 'dist');
+    if (process.env.EXAMPLE_DIST === undefined) {
+      const args = ['build', '--mode', 'source', '--outDir', dist, '--logLevel', 'warn'];
+      await promisify(execFile)(vite, args, { cwd: appDir });
+    }
+    example = await startExample({ port: 0, distDir: dist });
+    context = await chromium.launchPersistentContext(join(work, 'profile'), {
+      executablePath: '/usr/bin/chromium',
+      headless: true,
+      args: chromiumArgs,
+      viewport: { width: 1360, height: 900 },
+    });
+    page = context.pages()[0] ?? (await context.newPage());
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await example?.close();
+    await rm(work, { recursive: true, force: true });
+  });
+
+  const requests = () => page.locator('ul[aria-label="Open requests"] > li');
+  const question = (text: string) => requests().filter({ hasText: text });
+  const result = (tool: string) => page.locator(`li.call[data-tool="${tool}"]`);
+
+  it('answers questions of both eras in one list and shows every result', async () => {
+    await page.goto(example.url);
+    const travelDesk = page.getByRole('article', { name: 'Travel Desk' });
+    const deployConsole = page.getByRole('article', { name: 'Deploy Console' });
+    await expect
+      .poll(() => travelDesk.getByRole('button', { name: /^Run / }).count(), { timeout: 20_000 })
+      .toBe(3);
+    await expect.poll(() => deployConsole.getByRole('button', { name: /^Run / }).count()).toBe(2);
+    expect(await travelDesk.locator('.era').textContent()).toContain('legacy');
+    expect(await deployConsole.locator('.era').textContent()).toContain('modern');
+
+    // One tool of each era at once: a pushed legacy form and two modern inputRequests share the list.
+    await travelDesk.getByRole('button', { name: 'Run Book a trip' }).click();
+    await deployConsole.getByRole('button', { name: 'Run Deploy a service' }).click();
+    await expect.poll(() => requests().count(), { timeout: 20_000 }).toBe(3);
+    expect(
+      await question('Where and when would you like to travel?')
+        .locator('[data-waitfor-server]')
+        .textContent(),
+    ).toBe('Travel Desk');
+    expect(
+      await question('Where should billing-api run?')
+        .locator('[data-waitfor-server]')
+        .textContent(),
+    ).toBe('Deploy Console');
+
+    await mkdir(artifacts, { recursive: true });
+    await page.screenshot({ path: join(artifacts, 'example-e2e.png'), fullPage: true });
+
+    // The legacy form: an invalid accept is refused in place, then a valid one goes through.
+    const trip = question('Where and when would you like to travel?');
+    await trip.getByLabel('Destination').selectOption('kyoto');
+    await trip.getByLabel('Departure date').fill('2027-03-14');
+    await trip.getByLabel('Email for the itinerary').fill('not-an-email');
+    await trip.getByRole('button', { name: 'Accept' }).click();
+    await expect.poll(() => trip.getByRole('alert').count()).toBeGreaterThan(0);
+    await trip.getByLabel('Email for the itinerary').fill('ada@example.com');
+    await trip.getByLabel('Nights').fill('6');
+    await trip.getByLabel('Lounge access').check();
+    await trip.getByRole('button', { name: 'Accept' }).click();
+    await expect
+      .poll(() => result('book_trip').locator('.call-text').textContent(), { timeout: 20_000 })
+      .toMatch(
+        /^Booked 6 nights in Kyoto, Japan from 2027-03-14, economy cabin with lounge access\. Itinerary sent to ada@example\.com\. Confirmation TD-[0-9A-F]{6}\.$/,
+      );
+
+    // The modern round: two questions, then a confirmation in a second round (signed requestState).
+    const target = question('Where should billing-api run?');
+    await target.getByLabel('Environment').selectOption('production');
+    await target.getByLabel('Region').selectOption('eu-west-1');
+    await target.getByLabel('Replicas').fill('3');
+    await target.getByRole('button', { name: 'Accept' }).click();
+    const rollout = question('How should billing-api roll out?');
+    await rollout.getByLabel('Strategy').selectOption('canary');
+    await rollout.getByLabel('#on-call').check();
+    await rollout.getByRole('button', { name: 'Accept' }).click();
+    const confirm = question(
+      'Deploy billing-api 1.4.2 to production (eu-west-1, 3 replicas, canary)?',
+    );
+    await expect.poll(() => confirm.count(), { timeout: 20_000 }).toBe(1);
+    await confirm.getByLabel('Start the deployment').check();
+    await confirm.getByRole('button', { name: 'Accept' }).click();
+    await expect
+      .poll(() => result('deploy_service').locator('.call-text').textContent(), { timeout: 20_000 })
+      .toMatch(
+        /^Deployed billing-api 1\.4\.2 to production \(eu-west-1, 3 replicas, canary\) as release r-[0-9a-f]{6}\. Notified #deploys, #on-call\.$/,
+      );
+
+    // URL mode: consent shows the full URL and host; nothing opens before the click.
+    await travelDesk.getByRole('button', { name: 'Run Link a loyalty account' }).click();
+    const consent = question('Sign in to SkyMiles so Travel Desk can link your loyalty account.');
+    await expect.poll(() => consent.count(), { timeout: 20_000 }).toBe(1);
+    const signInOrigin = new URL(example.servers[0]?.url ?? '').origin;
+    expect(await consent.locator('[data-waitfor-host]').textContent()).toBe('127.0.0.1');
+    expect(await consent.locator('[data-waitfor-url]').textContent()).toMatch(
+      new RegExp(`^${signInOrigin.replaceAll('.', '\\.')}/signin/[0-9a-f-]{36}$`),
+    );
+    expect(context.pages()).toHaveLength(1);
+    const popup = context.waitForEvent('page');
+    await consent.getByRole('button', { name: 'Open 127.0.0.1' }).click();
+    const signIn = await popup;
+    await signIn.waitForLoadState();
+    // Consent given, sign-in not finished: the page says who is waiting (legacy-spec's registry).
+    const waits = page.getByRole('list', { name: 'Waiting for you in the browser' });
+    await expect.poll(() => waits.textContent()).toContain('Travel Desk is waiting for you');
+    await signIn.getByLabel('Username').fill('ada.lovelace');
+    await signIn.getByLabel('Password').fill('correct horse');
+    await signIn.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => signIn.locator('h1').textContent()).toBe('Signed in as ada.lovelace');
+    await expect
+      .poll(() => result('link_account').locator('.call-text').textContent(), { timeout: 20_000 })
+      .toBe('Linked SkyMiles account ada.lovelace to your Travel Desk profile.');
+    await signIn.close();
+    // The completion notification closed the "waiting" note.
+    await expect.poll(() => waits.count()).toBe(0);
+    expect(await requests().count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('turns a -32042 into a consent, then retries the call once the sign-in completes', async () => {
+    const travelDesk = page.getByRole('article', { name: 'Travel Desk' });
+    await travelDesk.getByRole('button', { name: 'Run Sync trips to calendar' }).click();
+    const consent = question('Sign in to your calendar so Travel Desk can add your trips.');
+    await expect.poll(() => consent.count(), { timeout: 20_000 }).toBe(1);
+    expect(await result('sync_calendar').locator('.status').textContent()).toBe('waiting…');
+    const popup = context.waitForEvent('page');
+    await consent.getByRole('button', { name: 'Open 127.0.0.1' }).click();
+    const signIn = await popup;
+    await signIn.waitForLoadState();
+    expect(await signIn.locator('h1').textContent()).toBe('Sign in to Calendar');
+    await signIn.getByLabel('Username').fill('ada.lovelace');
+    await signIn.getByRole('button', { name: 'Sign in' }).click();
+    await expect
+      .poll(() => result('sync_calendar').locator('.call-text').textContent(), { timeout: 30_000 })
+      .toBe('Synced 3 upcoming trips to your calendar.');
+    await signIn.close();
+  });
+
+  it('reports a declined question as the server words it', async () => {
+    const deployConsole = page.getByRole('article', { name: 'Deploy Console' });
+    await deployConsole.getByRole('button', { name: 'Run Scale a service' }).click();
+    const scale = question('How many replicas should search-api run?');
+    await expect.poll(() => scale.count(), { timeout: 20_000 }).toBe(1);
+    await scale.getByRole('button', { name: 'Decline' }).click();
+    await expect
+      .poll(() => result('scale_service').locator('.call-text').textContent(), { timeout: 20_000 })
+      .toBe('search-api was left as it is.');
+    await page.screenshot({ path: join(artifacts, 'example-e2e-done.png'), fullPage: true });
+    expect(await requests().count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+});

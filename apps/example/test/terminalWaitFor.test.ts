@@ -1,0 +1,339 @@
+import { PassThrough } from 'node:stream';
+import type { Request } from '@waitfor/core';
+import { validateFormAnswer } from '@waitfor/core/form';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLineReader, InputEndedError } from '../src/terminal/lineReader.js';
+import { createTerminalWaitFor } from '../src/terminal/terminalWaitFor.js';
+import type { TerminalWaitFor } from '../src/terminal/terminalWaitFor.js';
+
+// The terminal waitFor over plain streams: a script answers each prompt as it appears, so the
+// test sees exactly what a person would see and type.
+
+const origin = { server: 'Test Server', era: 'legacy', tool: 'every_field' };
+
+/** Every field kind of the restricted schema, each shape of select included. */
+const everyField = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', title: 'Name', minLength: 2, maxLength: 20 },
+    website: { type: 'string', title: 'Website', format: 'uri' },
+    born: { type: 'string', title: 'Born', format: 'date' },
+    meeting: { type: 'string', title: 'Meeting', format: 'date-time' },
+    score: { type: 'number', title: 'Score', minimum: 0, maximum: 10 },
+    seats: { type: 'integer', title: 'Seats', minimum: 1, maximum: 9, default: 2 },
+    vip: { type: 'boolean', title: 'VIP', default: false },
+    color: { type: 'string', title: 'Color', enum: ['red', 'green'] },
+    size: {
+      type: 'string',
+      title: 'Size',
+      oneOf: [
+        { const: 's', title: 'Small' },
+        { const: 'l', title: 'Large' },
+      ],
+    },
+    plan: {
+      type: 'string',
+      title: 'Plan',
+      enum: ['free', 'pro'],
+      enumNames: ['Free plan', 'Pro plan'],
+    },
+    tags: {
+      type: 'array',
+      title: 'Tags',
+      items: { type: 'string', enum: ['a', 'b', 'c'] },
+      maxItems: 2,
+    },
+    days: {
+      type: 'array',
+      title: 'Days',
+      items: {
+        anyOf: [
+          { const: 'mon', title: 'Monday' },
+          { const: 'tue', title: 'Tuesday' },
+        ],
+      },
+    },
+    hours: {
+      type: 'array',
+      title: 'Hours',
+      items: {
+        oneOf: [
+          { const: 'am', title: 'Morning' },
+          { const: 'pm', title: 'Afternoon' },
+        ],
+      },
+    },
+  },
+  required: ['name', 'score', 'color'],
+};
+
+interface Terminal {
+  terminal: TerminalWaitFor;
+  output(): string;
+  /** Answers the prompts in order: each answer is typed once its prompt (a regex) ends the output. */
+  script(steps: Array<[RegExp, string]>): Promise<void>;
+}
+
+const terminals: TerminalWaitFor[] = [];
+afterEach(() => {
+  for (const terminal of terminals.splice(0)) terminal.close();
+});
+
+function openTerminal(): Terminal {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  let text = '';
+  // Where the last answered prompt ended: the next prompt must be printed after it.
+  let consumed = 0;
+  output.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  const terminal = createTerminalWaitFor({ input, output });
+  terminals.push(terminal);
+  return {
+    terminal,
+    output: () => text,
+    async script(steps) {
+      for (const [prompt, line] of steps) {
+        const pattern = new RegExp(`${prompt.source}\\s*$`);
+        await expect
+          .poll(() => text.slice(consumed), { timeout: 5_000, interval: 5 })
+          .toMatch(pattern);
+        consumed = text.length;
+        input.write(`${line}\n`);
+      }
+    },
+  };
+}
+
+const formRequest = (id: string, schema: unknown = everyField): Request => ({
+  id,
+  kind: 'input',
+  prompt: 'Tell us about the event.',
+  data: { schema, origin },
+});
+
+describe('createTerminalWaitFor', () => {
+  it('renders every field kind and sends a validated, coerced answer', async () => {
+    const { terminal, script, output } = openTerminal();
+    const answer = terminal.waitFor(formRequest('form-1'));
+    await script([
+      [/\[a\]:/, ''],
+      [/Name \* \(at least 2 characters, at most 20 characters\):/, 'Ada'],
+      [/Website \(uri\):/, 'https://example.com/ada'],
+      [/Born \(date\):/, '1815-12-10'],
+      [/Meeting \(date-time\):/, '2027-01-31T09:00:00Z'],
+      [/Score \* \(number, 0 to 10\):/, '9.5'],
+      [/Seats \(whole number, 1 to 9\) \[2\]:/, ''],
+      [/VIP \(y\/n\) \[no\]:/, 'yes'],
+      [/Choose \(number\):/, 'green'],
+      [/Choose \(number\):/, '2'],
+      [/Choose \(number\):/, 'Pro plan'],
+      [/Choose \(numbers separated by commas, - for none\):/, '3,1'],
+      [/Choose \(numbers separated by commas, - for none\):/, '2'],
+      [/Choose \(numbers separated by commas, - for none\):/, '-'],
+      [/\[s\]:/, ''],
+    ]);
+    const expected = {
+      name: 'Ada',
+      website: 'https://example.com/ada',
+      born: '1815-12-10',
+      meeting: '2027-01-31T09:00:00Z',
+      score: 9.5,
+      seats: 2,
+      vip: true,
+      color: 'green',
+      size: 'l',
+      plan: 'pro',
+      tags: ['c', 'a'],
+      days: ['tue'],
+      hours: [],
+    };
+    expect(await answer).toEqual({ id: 'form-1', ok: true, data: expected });
+    expect(validateFormAnswer(everyField, expected)).toEqual({ ok: true, value: expected });
+    const shown = output();
+    expect(shown).toContain('Test Server asks (legacy era, tool every_field)');
+    expect(shown).toContain('Tell us about the event.');
+    for (const label of ['1) Small', '2) Large', '2) Pro plan', '1) Monday', '2) Afternoon'])
+      expect(shown).toContain(label);
+    expect(shown).toContain('  Tags: c, a');
+  });
+
+  it('re-asks only the fields in error and keeps what was typed', async () => {
+    const { terminal, script, output } = openTerminal();
+    const schema = {
+      type: 'object',
+      properties: {
+        email: { type: 'string', title: 'Email', format: 'email' },
+        count: { type: 'integer', title: 'Count', maximum: 5 },
+      },
+      required: ['email', 'count'],
+    };
+    const answer = terminal.waitFor(formRequest('form-2', schema));
+    await script([
+      [/\[a\]:/, 'a'],
+      [/Email \* \(email\):/, 'ada@example.com'],
+      [/Count \* \(whole number, … to 5\):/, '7'],
+      [/Count \* \(whole number, … to 5\) \[7\]:/, '4'],
+      [/\[s\]:/, 's'],
+    ]);
+    expect(await answer).toEqual({
+      id: 'form-2',
+      ok: true,
+      data: { email: 'ada@example.com', count: 4 },
+    });
+    expect(output()).toContain('Some answers need another look.');
+    // The email was asked once: only the field in error came back.
+    expect(output().match(/Email \* \(email\)/g)).toHaveLength(1);
+  });
+
+  it('declines and cancels without validating anything', async () => {
+    const { terminal, script } = openTerminal();
+    const declined = terminal.waitFor(formRequest('form-3'));
+    await script([[/\[a\]:/, 'd']]);
+    expect(await declined).toEqual({ id: 'form-3', ok: false, reason: 'declined' });
+    const cancelled = terminal.waitFor(formRequest('form-4'));
+    await script([
+      [/\[a\]:/, ''],
+      [/Name \*.*:/, 'x'],
+      [/Website.*:/, ''],
+      [/Born.*:/, ''],
+      [/Meeting.*:/, ''],
+      [/Score.*:/, '1'],
+      [/Seats.*:/, ''],
+      [/VIP.*:/, ''],
+      [/Choose \(number\):/, '1'],
+      [/Choose \(number\):/, ''],
+      [/Choose \(number\):/, ''],
+      [/Choose \(numbers.*:/, ''],
+      [/Choose \(numbers.*:/, ''],
+      [/Choose \(numbers.*:/, ''],
+      // "x" is too short: the name is asked again, and the person gives up.
+      [/Name \*.*\[x\]:/, 'anything'],
+      [/\[s\]:/, 'c'],
+    ]);
+    expect(await cancelled).toEqual({ id: 'form-4', ok: false, reason: 'cancelled' });
+  });
+
+  it('asks consent for a URL, showing the full URL and host, and opens nothing', async () => {
+    const { terminal, script, output } = openTerminal();
+    const url = 'https://accounts.example.com/link?session=42';
+    const answer = terminal.waitFor({
+      id: 'url-1',
+      kind: 'authorization',
+      prompt: 'Link your account.',
+      url,
+      data: { origin },
+    });
+    await script([[/n = decline, c = cancel\):/, 'y']]);
+    expect(await answer).toEqual({ id: 'url-1', ok: true });
+    expect(output()).toContain(`URL:  ${url}`);
+    expect(output()).toContain('Host: accounts.example.com');
+    expect(output()).toContain('Nothing is opened for you');
+  });
+
+  it('warns about look-alike hosts and refuses schemes other than http and https', async () => {
+    const { terminal, script, output } = openTerminal();
+    const lookalike = terminal.waitFor({
+      id: 'url-2',
+      kind: 'authorization',
+      prompt: 'Pay.',
+      url: 'https://xn--pple-43d.com/pay',
+    });
+    await script([[/n = decline, c = cancel\):/, 'n']]);
+    expect(await lookalike).toEqual({ id: 'url-2', ok: false, reason: 'declined' });
+    expect(output()).toContain('Warning: this host name uses lookalike');
+    expect(output()).toContain('Unknown server asks');
+
+    const script2 = terminal.waitFor({
+      id: 'url-3',
+      kind: 'authorization',
+      prompt: 'Run.',
+      url: 'javascript:alert(1)',
+    });
+    await script([[/Decline \(d\) or cancel \(c\)\? \[d\]:/, 'y']]);
+    await script([[/Decline \(d\) or cancel \(c\)\? \[d\]:/, '']]);
+    expect(await script2).toEqual({ id: 'url-3', ok: false, reason: 'declined' });
+    expect(output()).toContain('Only http and https pages can be opened; this one is javascript:');
+    expect(output()).not.toMatch(/consent to continue there\?[^\n]*\n[^\n]*javascript/);
+  });
+
+  it('asks one question at a time, in arrival order', async () => {
+    const { terminal, script, output } = openTerminal();
+    const first = terminal.waitFor({
+      id: 'q-1',
+      kind: 'approval',
+      prompt: 'First?',
+      data: { origin },
+    });
+    const second = terminal.waitFor({
+      id: 'q-2',
+      kind: 'approval',
+      prompt: 'Second?',
+      data: { origin },
+    });
+    await expect.poll(output).toMatch(/First\?\nApprove \(y\), decline \(n\) or cancel \(c\)\? $/);
+    // The second question waits until the first one is answered.
+    expect(output()).not.toContain('Second?');
+    await script([[/Approve \(y\), decline \(n\) or cancel \(c\)\?/, 'y']]);
+    expect(await first).toEqual({ id: 'q-1', ok: true });
+    await script([[/Second\?\nApprove \(y\), decline \(n\) or cancel \(c\)\?/, 'n']]);
+    expect(await second).toEqual({ id: 'q-2', ok: false, reason: 'declined' });
+    expect(output().indexOf('First?')).toBeLessThan(output().indexOf('Second?'));
+  });
+
+  it('ends an open prompt as cancelled when the asker aborts, and goes on with the next', async () => {
+    const { terminal, script, output } = openTerminal();
+    const controller = new AbortController();
+    const aborted = terminal.waitFor(
+      { id: 'q-3', kind: 'approval', prompt: 'Still there?' },
+      { signal: controller.signal },
+    );
+    const next = terminal.waitFor({ id: 'q-4', kind: 'approval', prompt: 'Next one?' });
+    await expect.poll(output).toContain('Still there?');
+    controller.abort(new Error('the server gave up'));
+    const answer = await aborted;
+    expect(answer).toMatchObject({ id: 'q-3', ok: false, reason: 'cancelled' });
+    expect(output()).toContain('The server no longer needs this answer.');
+    await script([[/Next one\?\nApprove.*\?/, 'y']]);
+    expect(await next).toEqual({ id: 'q-4', ok: true });
+  });
+
+  it('offers decline or cancel when the form schema is malformed', async () => {
+    const { terminal, script, output } = openTerminal();
+    const answer = terminal.waitFor(
+      formRequest('bad-1', { type: 'object', properties: { nested: { type: 'object' } } }),
+    );
+    await script([[/Decline \(d\) or cancel \(c\)\? \[c\]:/, '']]);
+    expect(await answer).toEqual({ id: 'bad-1', ok: false, reason: 'cancelled' });
+    expect(output()).toContain('The form cannot be shown');
+  });
+});
+
+describe('createLineReader', () => {
+  it('keeps lines piped ahead of the prompts and reports the end of the input', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let text = '';
+    output.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    const reader = createLineReader(input, output);
+    input.end('first\n  second  \n');
+    // Let readline read everything before anything is asked.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await reader.ask('One? ')).toBe('first');
+    expect(await reader.ask('Two? ')).toBe('second');
+    await expect(reader.ask('Three? ')).rejects.toBeInstanceOf(InputEndedError);
+    expect(reader.ended).toBe(true);
+    expect(text).toBe('One? first\nTwo?   second  \nThree? ');
+  });
+
+  it('rejects a prompt with the abort reason and keeps the next line for the next prompt', async () => {
+    const input = new PassThrough();
+    const reader = createLineReader(input, new PassThrough());
+    const controller = new AbortController();
+    const asked = reader.ask('Wait? ', controller.signal);
+    controller.abort(new Error('gave up'));
+    await expect(asked).rejects.toThrow('gave up');
+    input.write('later\n');
+    expect(await reader.ask('Next? ')).toBe('later');
+    reader.close();
+  });
+});
