@@ -14,7 +14,7 @@ import {
   type RequestOrigin,
   type WaitFor,
 } from '@waitfor/core';
-import { formDefaults, validateFormAnswer } from '@waitfor/core/form';
+import { parseFormSchema, validateFormAnswer, type FormSchema } from '@waitfor/core/form';
 import { BridgeError } from './bridgeError';
 import {
   answerToElicitResult,
@@ -47,13 +47,25 @@ const isAborted = (signal: AbortSignalLike | undefined): boolean => signal?.abor
 /** Default number of submissions of an invalid form before the bridge answers cancel. */
 export const DEFAULT_MAX_ATTEMPTS = 3;
 
+// Checking a schema deep-copies it; asking and settling one question (same params object) share one copy.
+const parsedSchemas = new WeakMap<object, FormSchema>();
+
+function formSchemaOf(schema: Record<string, unknown>): FormSchema {
+  let parsed = parsedSchemas.get(schema);
+  if (parsed === undefined) {
+    parsed = parseFormSchema(schema);
+    parsedSchemas.set(schema, parsed);
+  }
+  return parsed;
+}
+
 /** Build the first Request for elicitation params, with origin (throws 'invalid_params' on bad params or schema). */
 export function buildElicitationRequest(params: unknown, origin: RequestOrigin): Request {
   const parsed = parseElicitationParams(params);
   const request = elicitationToRequest(params);
   if (parsed.mode === 'form') {
     try {
-      formDefaults(parsed.requestedSchema);
+      formSchemaOf(parsed.requestedSchema);
     } catch (error) {
       throw new BridgeError(
         'invalid_params',
@@ -119,7 +131,7 @@ export function settleAnswer(
   const parsed = parseElicitationParams(params);
   if (!answer.ok) return { result: answerToElicitResult(answer) };
   if (parsed.mode === 'url') return { result: { action: 'accept' } };
-  const validation = validateFormAnswer(parsed.requestedSchema, answer.data ?? {});
+  const validation = validateFormAnswer(formSchemaOf(parsed.requestedSchema), answer.data ?? {});
   if (validation.ok) return { result: { action: 'accept', content: validation.value } };
   return { errors: validation.errors };
 }

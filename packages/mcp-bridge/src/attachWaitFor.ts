@@ -11,6 +11,7 @@ import { askPerson, DEFAULT_MAX_ATTEMPTS, type AskHooks } from './askPerson';
 import { BridgeError } from './bridgeError';
 import { declaredModes, elicitationCapabilities, type ElicitationMode } from './capabilities';
 import { clientPort, type ClientPort, type V1Schemas } from './clientPort';
+import { createQuestionLinks, type QuestionLinks } from './eras/legacy/questionLinks';
 import type { BridgeEvents, BridgeExtension, CallInfo, ExtensionHost } from './extension';
 import { parseElicitationParams } from './mapping';
 
@@ -60,8 +61,8 @@ export interface AttachmentState {
   modes: ElicitationMode[];
   host: ExtensionHost;
   hooks: AskHooks;
-  /** Calls the bridge has in flight on this client (to name the tool of a legacy push). */
-  inFlight: Set<CallInfo>;
+  /** Calls the bridge has in flight on this client and the pushed questions linked to them. */
+  links: QuestionLinks;
   openCount(): number;
 }
 
@@ -143,19 +144,31 @@ export function attachWaitFor(client: object, options: AttachOptions): Attachmen
     modes,
     host,
     hooks,
-    inFlight: new Set(),
+    links: createQuestionLinks(),
     openCount: () => open.size,
   };
 
   const extensions = options.extensions ?? [];
-  const origin = (contextId: unknown): RequestOrigin => {
+  const origin = (contextId: unknown, calls: readonly CallInfo[]): RequestOrigin => {
     const era = host.era;
     const base: RequestOrigin = { server: host.serverName, era };
     if (era === 'modern')
       return contextId === undefined ? base : { ...base, inputKey: String(contextId) };
     // A legacy push names no call: attribute it only when exactly one bridge call is in flight.
-    const [only] = state.inFlight.size === 1 ? [...state.inFlight] : [];
+    const [only] = calls.length === 1 ? calls : [];
     return only === undefined ? base : { ...base, ...originFor(only) };
+  };
+  /** Run a handler for one pushed request under a signal linked to the calls it can belong to. */
+  const linked = async <T>(
+    context: { signal: AbortSignalLike | undefined },
+    run: (signal: AbortSignalLike, calls: readonly CallInfo[]) => Promise<T>,
+  ): Promise<T> => {
+    const question = state.links.openQuestion(context.signal, host.era === 'legacy');
+    try {
+      return await run(question.signal, question.calls);
+    } finally {
+      question.close();
+    }
   };
 
   const elicitationHandler = async (
@@ -180,19 +193,24 @@ export function attachWaitFor(client: object, options: AttachOptions): Attachmen
             )
         : undefined;
     try {
-      return await askPerson(params, {
-        waitFor: options.waitFor,
-        origin: origin(legacy ? undefined : context.id),
-        signal: context.signal,
-        maxAttempts,
-        rewrite,
-        hooks,
-      });
+      return await linked(context, (signal, calls) =>
+        askPerson(params, {
+          waitFor: options.waitFor,
+          origin: origin(legacy ? undefined : context.id, calls),
+          signal,
+          maxAttempts,
+          rewrite,
+          hooks,
+        }),
+      );
     } catch (error) {
       if (!BridgeError.isInstance(error)) throw error;
       if (error.code === 'invalid_params') throw rpcRefusal(-32602, error.message);
-      // A pushed question must be answered: a waitFor that threw counts as the person dismissing it.
-      if (error.code === 'wait_failed') return { action: 'cancel' as const };
+      // A pushed question must be answered: a waitFor that threw counts as the person dismissing it,
+      // and a question whose call ended (or whose connection is going away) is answered cancel —
+      // once; when the SDK itself aborted it (server cancelled, connection closed) the SDK sends nothing.
+      if (error.code === 'wait_failed' || error.code === 'aborted')
+        return { action: 'cancel' as const };
       throw error;
     }
   };
@@ -204,14 +222,16 @@ export function attachWaitFor(client: object, options: AttachOptions): Attachmen
     if (sampling !== undefined) {
       registrations.push(
         port.setRequestHandler('sampling/createMessage', (params, context) =>
-          sampling(params, { signal: context.signal, origin: origin(context.id) }),
+          linked(context, (signal, calls) =>
+            sampling(params, { signal, origin: origin(context.id, calls) }),
+          ),
         ),
       );
     }
     if (roots !== undefined) {
       registrations.push(
         port.setRequestHandler('roots/list', (_params, context) =>
-          roots({ signal: context.signal, origin: origin(context.id) }),
+          linked(context, (signal, calls) => roots({ signal, origin: origin(context.id, calls) })),
         ),
       );
     }
@@ -249,6 +269,8 @@ export function attachWaitFor(client: object, options: AttachOptions): Attachmen
       if (detached) return;
       detached = true;
       if (attachments.get(client) === state) attachments.delete(client);
+      // Nobody will serve the answers any more: close every open question (each is answered cancel).
+      state.links.abortAll(new BridgeError('aborted', 'The bridge was detached from the client'));
       for (const cleanup of cleanups.splice(0)) cleanup();
     },
   };

@@ -16,6 +16,7 @@ import {
   type SamplingHandler,
 } from './attachWaitFor';
 import { BridgeError, toBridgeError } from './bridgeError';
+import { linkedController } from './runtime';
 import { declaredModes, elicitationCapabilities, type ElicitationMode } from './capabilities';
 import { clientPort, type ClientPort } from './clientPort';
 import type { BridgeExtension, CallInfo, CallMethod } from './extension';
@@ -162,7 +163,8 @@ async function run(
   };
   const wire = async (): Promise<unknown> => {
     if (resolved.era === 'legacy') {
-      state?.inFlight.add(call);
+      // However the call ends, a question it pushed that is still open can no longer be used.
+      const end = state?.links.beginCall(call);
       try {
         return await legacyCall(resolved.port, method, base, {
           signal: options.signal,
@@ -171,13 +173,22 @@ async function run(
           openCount: () => state?.openCount() ?? 0,
         });
       } finally {
-        state?.inFlight.delete(call);
+        end?.();
       }
     }
-    return runInputRequiredLoop((await start?.(resolved)) ?? { params: base, round: 0 }, {
+    // Detaching the bridge (connection.close) ends the loop too, so no question outlives it.
+    const scope = linkedController(options.signal, state?.links.detached);
+    try {
+      return await runModernLoop(scope.signal);
+    } finally {
+      scope.dispose();
+    }
+  };
+  const runModernLoop = async (signal: AbortSignalLike): Promise<unknown> =>
+    runInputRequiredLoop((await start?.(resolved)) ?? { params: base, round: 0 }, {
       port: resolved.port,
       method,
-      signal: options.signal,
+      signal,
       timeout,
       maxRounds,
       durable,
@@ -189,7 +200,6 @@ async function run(
         hooks: state?.hooks,
       },
     });
-  };
   // The bridge's own failures become BridgeErrors here; what an extension throws reaches the caller
   // unchanged, so an extension's typed errors stay typed.
   const last = (): Promise<unknown> =>

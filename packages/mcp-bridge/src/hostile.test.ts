@@ -109,7 +109,7 @@ describe.each(['legacy', 'modern'] as const)('hostile server over HTTP, %s era',
     expect(person.requests).toHaveLength(1);
   });
 
-  test('a waitFor that never answers is ended by an abort (modern: the abort reaches the waitFor)', async () => {
+  test('a waitFor that never answers is ended by an abort, which reaches the waitFor', async () => {
     const person = recordingWaitFor(() => new Promise<Answer>(() => {}));
     const connection = await open(person.waitFor);
     const controller = new AbortController();
@@ -118,17 +118,48 @@ describe.each(['legacy', 'modern'] as const)('hostile server over HTTP, %s era',
       { signal: controller.signal },
     );
     await expect.poll(() => person.requests.length).toBe(1);
+    expect(person.signals).toHaveLength(1);
+    expect(person.signals[0]!.aborted).toBe(false);
     controller.abort(new Error('the person walked away'));
     // The waitFor ignores its signal on purpose: the abort alone must end the call.
     const error = await rejection(withDeadline(call, 5_000));
     expect(error.code).toBe<BridgeErrorCode>('aborted');
-    if (era === 'modern') {
-      expect(person.signals.some((signal) => signal.aborted)).toBe(true);
+    // Both eras: the open question's signal aborts, so an inbox drops the stale entry.
+    expect(person.signals[0]!.aborted).toBe(true);
+    if (era === 'legacy') {
+      // The pushed elicitation/create is the server's own request (the v2 server sends no
+      // notifications/cancelled for it): the bridge answers it cancel, exactly once.
+      await expect
+        .poll(() => entries('confirm', 'answer').map((entry) => entry.value))
+        .toEqual([{ action: 'cancel' }]);
+      expect(entries('confirm', 'refusal')).toEqual([]);
+    } else {
+      // Modern: nothing is pending on the server; no retry is sent.
       expect(answersSent('confirm')).toBe(0);
     }
-    // Legacy: the pushed elicitation/create is the server's own request; aborting our tools/call does
-    // not cancel it (the v2 server sends no notifications/cancelled for it), so its waitFor signal
-    // stays open until the connection closes. Reported as a bridge gap, not asserted here.
+    expect(person.requests).toHaveLength(1);
+  });
+
+  test('closing the connection while a question is open ends the call and the question', async () => {
+    const inbox = createInbox();
+    const connection = await open(inbox.waitFor);
+    const call = connection.callTool({ name: 'confirm', arguments: {} });
+    await expect.poll(() => inbox.getSnapshot().length).toBe(1);
+    await connection.close();
+    const error = await rejection(withDeadline(call, 5_000));
+    // Legacy: the SDK fails the open request on close; modern: detaching aborts the bridge's loop.
+    expect(error.code).toBe<BridgeErrorCode>(era === 'legacy' ? 'client_error' : 'aborted');
+    // No stale entry: the inbox saw the question's signal abort.
+    expect(inbox.getSnapshot()).toEqual([]);
+    // Nothing but (at most) one cancel reaches the server.
+    if (era === 'legacy') {
+      const answers = entries('confirm', 'answer').map((entry) => entry.value);
+      expect(answers.length).toBeLessThanOrEqual(1);
+      expect(answers.filter((value) => JSON.stringify(value) !== '{"action":"cancel"}')).toEqual(
+        [],
+      );
+    } else expect(answersSent('confirm')).toBe(0);
+    expect(entries('confirm', 'refusal')).toEqual([]);
   });
 
   test('a waitFor that never answers, bounded by a timeout, answers cancel exactly once', async () => {

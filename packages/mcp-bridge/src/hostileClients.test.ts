@@ -2,7 +2,7 @@
  * Hostile messages the v2 SDK server refuses to emit (a raw node:http 2026-07-28 server), and the
  * legacy hostile server answered through a v1 `@modelcontextprotocol/sdk` client with attachWaitFor.
  */
-import type { WaitFor } from '@waitfor/core';
+import type { Answer, WaitFor } from '@waitfor/core';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
@@ -14,6 +14,7 @@ import {
   recordingWaitFor,
   rejection,
   resultText,
+  withDeadline,
 } from './__fixtures__/hostileHelpers';
 import type { HostileRawServer } from './__fixtures__/hostileRawServer';
 import { startHostileRawServer } from './__fixtures__/hostileRawServer';
@@ -83,15 +84,6 @@ describe('hostile server, legacy era, v1 SDK client', () => {
     await open(person.waitFor);
     for (const name of ['malformed_params', 'bad_schema']) {
       const result = await callTool(client, { name, arguments: {} });
-      console.log(
-        'V1',
-        name,
-        JSON.stringify(
-          server.log.entries
-            .filter((e) => e.tool === name && e.kind === 'refusal')
-            .map((e) => e.value),
-        ).slice(0, 300),
-      );
       // The v1 SDK validates the pushed request itself and refuses with -32603 (its zod issues as the
       // message) before any handler runs; the v2 SDK uses -32602 for the same thing.
       expect(resultText(result)).toBe('refused: -32603');
@@ -104,6 +96,25 @@ describe('hostile server, legacy era, v1 SDK client', () => {
     await open(person.waitFor);
     await callTool(client, { name: 'confirm', arguments: {} });
     expect(replies('confirm')).toEqual([{ action: 'cancel' }]);
+    expect(person.requests).toHaveLength(1);
+  });
+
+  test('an abort reaches the open question: its signal aborts and the push is answered cancel once', async () => {
+    const person = recordingWaitFor(() => new Promise<Answer>(() => {}));
+    await open(person.waitFor);
+    const controller = new AbortController();
+    const call = callTool(
+      client,
+      { name: 'confirm', arguments: {} },
+      { signal: controller.signal },
+    );
+    await expect.poll(() => person.requests.length).toBe(1);
+    expect(person.signals[0]?.aborted).toBe(false);
+    controller.abort(new Error('the person walked away'));
+    const error = await rejection(withDeadline(call, 5_000));
+    expect(error.code).toBe<BridgeErrorCode>('aborted');
+    expect(person.signals[0]?.aborted).toBe(true);
+    await expect.poll(() => replies('confirm')).toEqual([{ action: 'cancel' }]);
     expect(person.requests).toHaveLength(1);
   });
 

@@ -23,18 +23,33 @@ export function createController(): ControllerLike {
   return new runtime.AbortController();
 }
 
-/** A controller aborted when `parent` aborts; `dispose` unhooks it from the parent. */
+/** A controller aborted when any of `parents` aborts (with its reason); `dispose` unhooks it from them. */
 export function linkedController(
-  parent: AbortSignalLike | undefined,
+  ...parents: Array<AbortSignalLike | undefined>
 ): ControllerLike & { dispose(): void } {
   const controller = createController();
-  const onAbort = () => controller.abort(parent?.reason);
-  if (parent?.aborted === true) controller.abort(parent.reason);
-  else parent?.addEventListener('abort', onAbort, { once: true });
+  const hooked: Array<() => void> = [];
+  const dispose = () => {
+    for (const unhook of hooked.splice(0)) unhook();
+  };
+  for (const parent of parents) {
+    if (parent === undefined) continue;
+    if (parent.aborted) {
+      controller.abort(parent.reason);
+      break;
+    }
+    const onAbort = () => {
+      controller.abort(parent.reason);
+      dispose();
+    };
+    parent.addEventListener('abort', onAbort, { once: true });
+    hooked.push(() => parent.removeEventListener('abort', onAbort));
+  }
+  if (controller.signal.aborted) dispose();
   return {
     signal: controller.signal,
     abort: (reason?: unknown) => controller.abort(reason),
-    dispose: () => parent?.removeEventListener('abort', onAbort),
+    dispose,
   };
 }
 

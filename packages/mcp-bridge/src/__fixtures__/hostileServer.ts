@@ -15,6 +15,8 @@
  * - `big_state` (modern): a 1 MB `requestState` with non-ASCII characters, checked byte-exact on retry.
  * - `vanish`: asks a question, then calls `options.onVanish` 100 ms later (the HTTP starter closes
  *   the server, the stdio entry exits): the server disconnects mid-round.
+ * - `ask_and_return` (legacy): pushes a question on the call's own stream and returns at once,
+ *   without waiting for the answer (logged as 'answer' / 'refusal' whenever it comes).
  */
 import { randomBytes } from 'node:crypto';
 import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
@@ -243,6 +245,28 @@ export function createHostileServer(
           },
         },
       });
+    },
+  );
+
+  server.registerTool(
+    'ask_and_return',
+    { description: 'Pushes a question, then returns without waiting for its answer.' },
+    async (ctx) => {
+      called('ask_and_return', ctx);
+      if (era === 'modern') return text('ask_and_return is a legacy-era tool');
+      // ctx.mcpReq.send relates the push to this call, so it travels ahead of the result on the
+      // same stream: the client sees the question open before the call completes.
+      void push('ask_and_return', () =>
+        ctx.mcpReq.send(
+          {
+            method: 'elicitation/create',
+            params: { mode: 'form', message: 'Still needed?', requestedSchema: confirmSchema },
+          } as never,
+          z.object({}).passthrough(),
+          {},
+        ),
+      );
+      return text('returned before the answer');
     },
   );
 
