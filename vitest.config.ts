@@ -84,6 +84,14 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'benchmarks',
+          include: ['benchmarks/src/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'tooling',
           include: ['scripts/**/*.test.ts'],
           environment: 'node',

@@ -1,0 +1,17 @@
+/** Every benchmark by id, in the order the runner runs and reports them. */
+import { benchBundleSize } from './bundleSize';
+import { benchInboxScale } from './inboxScale';
+import { benchLegacyHandler } from './legacyHandler';
+import { benchModernLoop } from './modernLoop';
+import { benchRoundConcurrency } from './roundConcurrency';
+import type { BenchResult } from './result';
+
+/** Benchmark ids with their functions; React is loaded lazily (it installs DOM globals). */
+export const benches: Record<string, () => Promise<BenchResult>> = {
+  'modern-loop': benchModernLoop,
+  'legacy-handler': benchLegacyHandler,
+  'round-concurrency': benchRoundConcurrency,
+  'inbox-scale': benchInboxScale,
+  react: async () => (await import('./reactList')).benchReactList(),
+  'bundle-size': benchBundleSize,
+};
