@@ -96,6 +96,28 @@ describe('elicitation registry', () => {
     expect(await codeOf(live)).toBe('elicitation_closed');
     expect(registry.getSnapshot()).toEqual([]);
   });
+
+  it('keeps settling waiters and other listeners when a snapshot listener throws', async () => {
+    const registry = createElicitationRegistry(10_000);
+    const scope = { server: 'one' };
+    const seen: string[] = [];
+    registry.subscribe(() => {
+      throw new Error('broken UI listener');
+    });
+    registry.subscribe(() =>
+      seen.push(
+        registry
+          .getSnapshot()
+          .map((item) => item.state)
+          .join(),
+      ),
+    );
+    registry.add(scope, urlRequest('elc-1', 'e-1'), 'e-1');
+    const waiting = registry.wait('e-1');
+    expect(registry.complete(scope, 'e-1')?.wasOpen).toBe(true);
+    await expect(waiting).resolves.toMatchObject({ state: 'completed' });
+    expect(seen).toEqual(['open', 'completed']);
+  });
 });
 
 describe('createLegacySpec options', () => {

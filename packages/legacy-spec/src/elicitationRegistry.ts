@@ -8,11 +8,13 @@
  * - States move forward only: open → consented → completed, or open/consented → closed (declined,
  *   cancelled, or the connection went away), or open → completed (finished before consent).
  *   A completion for an unknown, completed or closed entry changes nothing (spec MUST: ignore).
- * - The snapshot is replaced, never mutated, so a UI can compare it by identity.
+ * - The snapshot is replaced, never mutated, so a UI can compare it by identity; its items are
+ *   fresh copies, so what a host holds never changes under it.
  */
 import type { AbortSignalLike, Answer, Request } from '@waitfor/core';
-import { LegacySpecError } from './legacySpecError';
-import { after } from './timers';
+import { LegacySpecError, type LegacySpecErrorCode } from './legacySpecError';
+import { createListeners } from './listeners';
+import { timers } from './timers';
 
 /** Where a URL elicitation stands. */
 export type UrlElicitationState = 'open' | 'consented' | 'completed' | 'closed';
@@ -42,75 +44,51 @@ export interface CompletionWaitOptions {
 
 interface Entry extends UrlElicitation {
   readonly scope: RegistryScope;
-}
-
-interface Waiter {
-  resolve(entry: UrlElicitation): void;
-  reject(error: LegacySpecError): void;
+  state: UrlElicitationState;
 }
 
 /** Settled entries kept so a repeated completion is still recognised; older ones are dropped. */
 const keptSettledEntries = 500;
 
-const publicView = (entry: Entry): UrlElicitation => ({
-  elicitationId: entry.elicitationId,
-  request: entry.request,
-  server: entry.server,
-  state: entry.state,
-});
+const isLive = (entry: Entry) => entry.state === 'open' || entry.state === 'consented';
 
-/** Create an empty registry. */
+/** A fresh copy without the scope: what a host sees, never changed afterwards. */
+const publicView = ({ scope: _scope, ...view }: Entry): UrlElicitation => view;
+
+/** Create an empty registry; `defaultTimeoutMs` bounds a `wait` that names no timeout. */
 export function createElicitationRegistry(defaultTimeoutMs: number) {
+  // Newest first, so `find` returns the newest entry for an elicitationId.
   let entries: Entry[] = [];
   let snapshot: readonly UrlElicitation[] = [];
-  const listeners = new Set<() => void>();
-  const waiters = new Map<Entry['request']['id'], Set<Waiter>>();
+  // Waiters listen here too: every change of state is published.
+  const listeners = createListeners();
 
   const publish = () => {
-    snapshot = entries.map(publicView);
-    for (const listener of [...listeners]) listener();
+    let settled = 0;
+    entries = entries.filter((entry) => isLive(entry) || ++settled <= keptSettledEntries);
+    snapshot = entries.map(publicView).reverse();
+    listeners.emit();
   };
 
-  const replace = (entry: Entry, state: UrlElicitationState): Entry => {
-    const next: Entry = { ...entry, state };
-    entries = entries.map((candidate) => (candidate === entry ? next : candidate));
-    const settled = entries.filter(
-      (candidate) => candidate.state === 'completed' || candidate.state === 'closed',
-    );
-    if (settled.length > keptSettledEntries) {
-      const dropped = new Set(settled.slice(0, settled.length - keptSettledEntries));
-      entries = entries.filter((candidate) => !dropped.has(candidate));
-    }
-    return next;
-  };
+  const byRequestId = (id: string) => entries.find((entry) => entry.request.id === id);
 
-  const settleWaiters = (entry: Entry) => {
-    const pending = waiters.get(entry.request.id);
-    if (!pending) return;
-    waiters.delete(entry.request.id);
-    for (const waiter of pending) {
-      if (entry.state === 'completed') waiter.resolve(publicView(entry));
-      else waiter.reject(closedError(entry));
-    }
-  };
+  const inScope = (scope: RegistryScope, elicitationId: string) =>
+    entries.find((entry) => entry.scope === scope && entry.elicitationId === elicitationId);
 
-  const byRequestId = (requestId: string) =>
-    entries.find((entry) => entry.request.id === requestId);
+  /** By the Request's id first, then by the newest entry with that elicitationId. */
+  const lookup = (id: string) =>
+    byRequestId(id) ?? entries.find((entry) => entry.elicitationId === id);
 
   return {
     /** Track a URL-mode Request; a Request already tracked is left as it is. */
     add(scope: RegistryScope, request: Request, elicitationId: string): void {
       if (byRequestId(request.id)) return;
-      const stale = entries.find(
-        (entry) => entry.scope === scope && entry.elicitationId === elicitationId,
-      );
-      if (stale && (stale.state === 'open' || stale.state === 'consented')) {
-        // A server reusing a live id breaks its own uniqueness rule; the newer Request wins the id.
-        settleWaiters(replace(stale, 'closed'));
-      }
+      const stale = inScope(scope, elicitationId);
+      // A server reusing a live id breaks its own uniqueness rule; the newer Request wins the id.
+      if (stale && isLive(stale)) stale.state = 'closed';
       entries = [
+        { scope, elicitationId, request, server: scope.server, state: 'open' },
         ...entries,
-        { scope, request, elicitationId, server: scope.server, state: 'open' },
       ];
       publish();
     },
@@ -118,10 +96,9 @@ export function createElicitationRegistry(defaultTimeoutMs: number) {
     /** Record the person's Answer: consent moves an open entry on, anything else closes it. */
     answered(answer: Answer): void {
       const entry = byRequestId(answer.id);
-      if (!entry || entry.state !== 'open') return;
-      const next = replace(entry, answer.ok ? 'consented' : 'closed');
+      if (entry?.state !== 'open') return;
+      entry.state = answer.ok ? 'consented' : 'closed';
       publish();
-      if (next.state === 'closed') settleWaiters(next);
     },
 
     /**
@@ -132,134 +109,81 @@ export function createElicitationRegistry(defaultTimeoutMs: number) {
       scope: RegistryScope,
       elicitationId: string,
     ): { entry: UrlElicitation; wasOpen: boolean } | undefined {
-      const entry = [...entries]
-        .reverse()
-        .find(
-          (candidate) => candidate.scope === scope && candidate.elicitationId === elicitationId,
-        );
-      if (!entry || (entry.state !== 'open' && entry.state !== 'consented')) return undefined;
-      const next = replace(entry, 'completed');
+      const entry = inScope(scope, elicitationId);
+      if (!entry || !isLive(entry)) return undefined;
+      const wasOpen = entry.state === 'open';
+      entry.state = 'completed';
       publish();
-      settleWaiters(next);
-      return { entry: publicView(next), wasOpen: entry.state === 'open' };
+      return { entry: publicView(entry), wasOpen };
     },
 
     /** Close every live entry of a connection that went away and forget its settled ones. */
     closeScope(scope: RegistryScope): void {
-      const live = entries.filter(
-        (entry) => entry.scope === scope && (entry.state === 'open' || entry.state === 'consented'),
-      );
-      const closed = live.map((entry) => replace(entry, 'closed'));
+      for (const entry of entries)
+        if (entry.scope === scope && isLive(entry)) entry.state = 'closed';
       entries = entries.filter((entry) => entry.scope !== scope);
       publish();
-      for (const entry of closed) settleWaiters(entry);
     },
 
     /** Find by the Request's id first, then by the newest entry with that elicitationId. */
     find(id: string): UrlElicitation | undefined {
-      const entry =
-        byRequestId(id) ??
-        [...entries].reverse().find((candidate) => candidate.elicitationId === id);
+      const entry = lookup(id);
       return entry && publicView(entry);
     },
 
     /** Resolve when the entry completes; reject when it closes, the time runs out or the signal aborts. */
     wait(id: string, options: CompletionWaitOptions = {}): Promise<UrlElicitation> {
-      const entry =
-        byRequestId(id) ??
-        [...entries].reverse().find((candidate) => candidate.elicitationId === id);
-      if (!entry) {
-        return Promise.reject(
-          new LegacySpecError(
-            'unknown_elicitation',
-            `No URL elicitation with id "${id}" is known.`,
-            {
-              elicitationId: id,
-            },
-          ),
-        );
-      }
-      if (entry.state === 'completed') return Promise.resolve(publicView(entry));
-      if (entry.state === 'closed') return Promise.reject(closedError(entry));
+      const entry = lookup(id);
       const { signal } = options;
-      if (signal?.aborted) return Promise.reject(abortedError(entry, signal.reason));
       const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
       return new Promise<UrlElicitation>((resolve, reject) => {
-        let set = waiters.get(entry.request.id);
-        if (!set) waiters.set(entry.request.id, (set = new Set()));
-        const pending = set;
-        const cleanups: Array<() => void> = [];
-        const finish = () => {
-          pending.delete(waiter);
-          if (pending.size === 0 && waiters.get(entry.request.id) === pending)
-            waiters.delete(entry.request.id);
-          for (const cleanup of cleanups) cleanup();
-        };
-        const waiter: Waiter = {
-          resolve: (value) => {
-            finish();
-            resolve(value);
-          },
-          reject: (error) => {
-            finish();
-            reject(error);
-          },
-        };
-        pending.add(waiter);
-        if (Number.isFinite(timeoutMs)) {
-          cleanups.push(
-            after(Math.max(0, timeoutMs), () =>
-              waiter.reject(
-                new LegacySpecError(
-                  'completion_timeout',
-                  `No completion for URL elicitation "${entry.elicitationId}" within ${timeoutMs} ms.`,
-                  { elicitationId: entry.elicitationId },
-                ),
-              ),
-            ),
+        const elicitationId = entry?.elicitationId ?? id;
+        const stops: Array<() => void> = [];
+        const stop = () => stops.forEach((each) => each());
+        const fail = (code: LegacySpecErrorCode, problem: string, cause?: unknown) => {
+          stop();
+          reject(
+            new LegacySpecError(code, `URL elicitation "${elicitationId}": ${problem}.`, {
+              cause,
+              elicitationId,
+            }),
           );
+        };
+        if (!entry) return fail('unknown_elicitation', 'unknown id');
+        const check = () => {
+          if (entry.state === 'completed') {
+            stop();
+            resolve(publicView(entry));
+          } else if (entry.state === 'closed') {
+            fail('elicitation_closed', 'declined, cancelled or its connection closed');
+          }
+        };
+        const onAbort = () => fail('aborted', 'the wait was aborted', signal?.reason);
+        stops.push(listeners.add(check));
+        // A negative time fires at once; Infinity (or NaN) arms no timer at all.
+        if (Number.isFinite(timeoutMs)) {
+          const timer = timers.setTimeout(
+            () => fail('completion_timeout', `no completion within ${timeoutMs} ms`),
+            timeoutMs,
+          );
+          stops.push(() => timers.clearTimeout(timer));
         }
-        if (signal) {
-          const onAbort = () => waiter.reject(abortedError(entry, signal.reason));
-          signal.addEventListener('abort', onAbort, { once: true });
-          cleanups.push(() => signal.removeEventListener('abort', onAbort));
-        }
+        // Removed again by `stop`, which every way of settling runs.
+        signal?.addEventListener('abort', onAbort);
+        stops.push(() => signal?.removeEventListener('abort', onAbort));
+        // A settled entry answers at once; the promise ignores whatever settles it later.
+        check();
+        if (signal?.aborted) onAbort();
       });
     },
 
-    /** The tracked elicitations; the same array until something changes. */
-    getSnapshot(): readonly UrlElicitation[] {
-      return snapshot;
-    },
+    /** The tracked elicitations, oldest first; the same array until something changes. */
+    getSnapshot: (): readonly UrlElicitation[] => snapshot,
 
     /** Listen for any change; returns the unsubscribe function. */
-    subscribe(listener: () => void): () => void {
-      listeners.add(listener);
-      return () => {
-        listeners.delete(listener);
-      };
-    },
+    subscribe: (listener: () => void): (() => void) => listeners.add(listener),
   };
 }
 
 /** The registry created by createElicitationRegistry. */
 export type ElicitationRegistry = ReturnType<typeof createElicitationRegistry>;
-
-function closedError(entry: Entry): LegacySpecError {
-  return new LegacySpecError(
-    'elicitation_closed',
-    `URL elicitation "${entry.elicitationId}" was declined, cancelled or its connection closed; no completion will come.`,
-    { elicitationId: entry.elicitationId },
-  );
-}
-
-function abortedError(entry: Entry, reason: unknown): LegacySpecError {
-  return new LegacySpecError(
-    'aborted',
-    `Waiting for URL elicitation "${entry.elicitationId}" was aborted.`,
-    {
-      cause: reason,
-      elicitationId: entry.elicitationId,
-    },
-  );
-}

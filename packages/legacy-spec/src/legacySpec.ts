@@ -8,10 +8,11 @@
  *   the Request's own `id` stays the bridge's.
  * - `notifications/elicitation/complete` completes the matching entry of the SAME connection only;
  *   unknown and already-completed ids change nothing (spec MUST).
- * - Listeners never break the connection: a throwing listener is isolated.
+ * - Listeners never break the connection: a throwing listener is isolated (completion and snapshot
+ *   listeners alike).
  */
-import { accept, type AbortSignalLike, type Answer, type Request } from '@waitfor/core';
-import type { BridgeExtension, CallInfo, ExtensionHost } from '@waitfor/mcp-bridge';
+import { accept, type Answer, type Request } from '@waitfor/core';
+import type { BridgeExtension, ExtensionHost } from '@waitfor/mcp-bridge';
 import {
   createElicitationRegistry,
   type CompletionWaitOptions,
@@ -19,8 +20,8 @@ import {
   type UrlElicitation,
 } from './elicitationRegistry';
 import { LegacySpecError } from './legacySpecError';
+import { createListeners } from './listeners';
 import { retryAfterUrlElicitation } from './retryAfterUrlElicitation';
-import { urlElicitationRequest } from './urlElicitationRequest';
 
 /** The notification method of protocol 2025-11-25 that this package listens to. */
 export const elicitationCompleteMethod = 'notifications/elicitation/complete';
@@ -69,47 +70,31 @@ export interface LegacySpec {
   subscribe(listener: () => void): () => void;
 }
 
-const defaultCompletionTimeoutMs = 60_000;
-const defaultMaxRetries = 3;
-
-interface Attachment {
-  host: ExtensionHost;
-  scope: RegistryScope;
-  /** Track a URL elicitation of this connection (and start listening for completions). */
-  track(request: Request, elicitationId: string): void;
-}
+/** Track a URL elicitation of one connection (and start listening for its completions). */
+type Track = (request: Request, elicitationId: string) => void;
 
 /** Create legacy-spec: an extension for the bridge plus the host-facing completion API. */
 export function createLegacySpec(options: LegacySpecOptions = {}): LegacySpec {
-  const completionTimeoutMs = options.completionTimeoutMs ?? defaultCompletionTimeoutMs;
-  const maxRetries = options.maxRetries ?? defaultMaxRetries;
+  const { inbox } = options;
+  const completionTimeoutMs = options.completionTimeoutMs ?? 60_000;
+  const maxRetries = options.maxRetries ?? 3;
+  const invalid = (name: string, rule: string) =>
+    new LegacySpecError('invalid_options', `Option ${name} must be ${rule}.`);
   if (typeof completionTimeoutMs !== 'number' || !(completionTimeoutMs >= 0)) {
-    throw new LegacySpecError(
-      'invalid_options',
-      'completionTimeoutMs must be a number ≥ 0 (Infinity allowed).',
-    );
+    throw invalid('completionTimeoutMs', 'a number >= 0 or Infinity');
   }
   if (!Number.isInteger(maxRetries) || maxRetries < 0) {
-    throw new LegacySpecError('invalid_options', 'maxRetries must be an integer ≥ 0.');
+    throw invalid('maxRetries', 'an integer >= 0');
   }
-  if (options.inbox !== undefined && typeof options.inbox?.answer !== 'function') {
-    throw new LegacySpecError('invalid_options', 'inbox must have an answer(answer) method.');
+  if (inbox !== undefined && typeof inbox?.answer !== 'function') {
+    throw invalid('inbox', 'an object with an answer() method');
   }
   const registry = createElicitationRegistry(completionTimeoutMs);
-  const completionListeners = new Set<(event: CompletionEvent) => void>();
-  const attachments = new Set<Attachment>();
+  const completions = createListeners<CompletionEvent>();
+  /** Per attached legacy host: track a URL elicitation of that connection. */
+  const trackers = new Map<ExtensionHost, Track>();
 
-  const emit = (event: CompletionEvent) => {
-    for (const listener of [...completionListeners]) {
-      try {
-        listener(event);
-      } catch {
-        // A host listener's failure must not stop other listeners or the connection.
-      }
-    }
-  };
-
-  const attach = (host: ExtensionHost): (() => void) | undefined => {
+  const setup = (host: ExtensionHost): (() => void) | undefined => {
     if (host.era === 'modern') return undefined;
     // The server name is read when used: setup may run before the client has connected.
     const scope: RegistryScope = {
@@ -123,25 +108,17 @@ export function createLegacySpec(options: LegacySpecOptions = {}): LegacySpec {
       if (typeof elicitationId !== 'string' || host.era !== 'legacy') return;
       const completed = registry.complete(scope, elicitationId);
       if (!completed) return;
-      if (completed.wasOpen) options.inbox?.answer(accept(completed.entry.request));
-      emit({
-        elicitationId,
-        request: completed.entry.request,
-        server: completed.entry.server,
-        wasOpen: completed.wasOpen,
-      });
+      const { request, server } = completed.entry;
+      if (completed.wasOpen) inbox?.answer(accept(request));
+      completions.emit({ elicitationId, request, server, wasOpen: completed.wasOpen });
     };
-    const attachment: Attachment = {
-      host,
-      scope,
-      track(request, elicitationId) {
-        // Subscribed on the first URL elicitation of a legacy connection, never on a modern one:
-        // the era is only known once connected, and a completion always follows its elicitation.
-        offNotification ??= host.onNotification(elicitationCompleteMethod, onCompletion);
-        registry.add(scope, request, elicitationId);
-      },
+    const track: Track = (request, elicitationId) => {
+      // Subscribed on the first URL elicitation of a legacy connection, never on a modern one:
+      // the era is only known once connected, and a completion always follows its elicitation.
+      offNotification ??= host.onNotification(elicitationCompleteMethod, onCompletion);
+      registry.add(scope, request, elicitationId);
     };
-    attachments.add(attachment);
+    trackers.set(host, track);
     const offRequest = host.on('request', (request) => {
       const elicitationId = request.data?.['elicitationId'];
       if (
@@ -149,7 +126,7 @@ export function createLegacySpec(options: LegacySpecOptions = {}): LegacySpec {
         request.kind === 'authorization' &&
         typeof elicitationId === 'string'
       ) {
-        attachment.track(request, elicitationId);
+        track(request, elicitationId);
       }
     });
     const offAnswer = host.on('answer', ({ answer }) => registry.answered(answer));
@@ -157,64 +134,34 @@ export function createLegacySpec(options: LegacySpecOptions = {}): LegacySpec {
       offRequest();
       offAnswer();
       offNotification?.();
-      attachments.delete(attachment);
+      trackers.delete(host);
       registry.closeScope(scope);
     };
   };
 
-  // CallInfo names no connection: prefer a `host` the bridge may add, else the newest legacy
-  // attachment to a server of that name (two same-named legacy connections are ambiguous).
-  const attachmentOf = (call: CallInfo): Attachment | undefined => {
-    const named = (call as CallInfo & { host?: ExtensionHost }).host;
-    let found: Attachment | undefined;
-    for (const attachment of attachments) {
-      if (
-        named !== undefined
-          ? attachment.host === named
-          : attachment.host.serverName === call.serverName
-      ) {
-        found = attachment;
-      }
-    }
-    return found;
-  };
-
   const extension: BridgeExtension = {
     name: 'legacy-spec',
-    setup: attach,
+    setup,
     legacyRequest(request, params) {
       const elicitationId = params['elicitationId'];
       if (params['mode'] !== 'url' || typeof elicitationId !== 'string') return request;
       return { ...request, data: { ...request.data, elicitationId } };
     },
     aroundCall(call, next) {
-      if (call.era !== 'legacy') return next();
-      const attachment = attachmentOf(call);
-      if (!attachment) return next();
-      const { host } = attachment;
-      return retryAfterUrlElicitation(next, {
-        waitFor: host.waitFor,
-        track: attachment.track,
-        answered: registry.answered,
-        waitForCompletion: registry.wait,
-        toRequest: (params) => urlElicitationRequest(params, { server: host.serverName, call }),
-        signal: (call as CallInfo & { signal?: AbortSignalLike }).signal,
-        completionTimeoutMs,
-        maxRetries,
-      });
+      // The bridge names the call's connection; a call on a client without an attachment has no
+      // completion notifications to wait for, so it is left alone.
+      const host = call.host;
+      const track = host && trackers.get(host);
+      if (call.era !== 'legacy' || !host || !track) return next();
+      return retryAfterUrlElicitation(next, { call, host, track, registry, maxRetries });
     },
   };
 
   return {
     extension,
-    onComplete(listener) {
-      completionListeners.add(listener);
-      return () => {
-        completionListeners.delete(listener);
-      };
-    },
-    waitForCompletion: (id, waitOptions) => registry.wait(id, waitOptions),
-    get: (id) => registry.find(id),
+    onComplete: completions.add,
+    waitForCompletion: registry.wait,
+    get: registry.find,
     getSnapshot: registry.getSnapshot,
     subscribe: registry.subscribe,
   };

@@ -1,4 +1,5 @@
 import type { Answer } from '@waitfor/core';
+import { findInCauses, isRecord } from './findInCauses';
 
 /** What went wrong, as a stable string a host can switch on. */
 export type LegacySpecErrorCode =
@@ -34,13 +35,15 @@ export interface LegacySpecErrorOptions {
 
 /** The one error class of @waitfor/legacy-spec; recognise it across installed copies with `isInstance`. */
 export class LegacySpecError extends Error {
-  readonly code: LegacySpecErrorCode;
-  readonly answers: readonly Answer[] | undefined;
-  readonly elicitationId: string | undefined;
+  // `declare`: assigned in the constructor, so no field initialisers are emitted.
+  declare readonly code: LegacySpecErrorCode;
+  declare readonly answers: readonly Answer[] | undefined;
+  declare readonly elicitationId: string | undefined;
   readonly [brand] = true;
 
   constructor(code: LegacySpecErrorCode, message: string, options: LegacySpecErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    // No `cause` property at all when there is none.
+    super(message, options.cause === undefined ? undefined : options);
     this.name = 'LegacySpecError';
     this.code = code;
     this.answers = options.answers;
@@ -49,11 +52,7 @@ export class LegacySpecError extends Error {
 
   /** True for a LegacySpecError from any installed copy of this package. */
   static isInstance(value: unknown): value is LegacySpecError {
-    return (
-      typeof value === 'object' &&
-      value !== null &&
-      (value as Record<symbol, unknown>)[brand] === true
-    );
+    return isRecord(value) && (value as Record<symbol, unknown>)[brand] === true;
   }
 }
 
@@ -61,11 +60,5 @@ export class LegacySpecError extends Error {
  * The LegacySpecError in `error` or its `cause` chain (a bridge call may wrap what an extension
  * threw, e.g. in a BridgeError), or undefined.
  */
-export function legacySpecErrorOf(error: unknown): LegacySpecError | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth += 1) {
-    if (LegacySpecError.isInstance(current)) return current;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
+export const legacySpecErrorOf = (error: unknown): LegacySpecError | undefined =>
+  findInCauses(error, (link) => (LegacySpecError.isInstance(link) ? link : undefined));

@@ -11,143 +11,28 @@
  * - The caller's signal reaches waitFor and the completion wait; an abort ends the call.
  */
 import {
-  cancel,
+  boundWaitFor,
   type AbortSignalLike,
   type Answer,
   type Request,
   type WaitFor,
 } from '@waitfor/core';
+import type { CallInfo, ExtensionHost } from '@waitfor/mcp-bridge';
 import type { ElicitationRegistry } from './elicitationRegistry';
 import { LegacySpecError } from './legacySpecError';
-import { urlElicitationsOf, type UrlElicitationParams } from './urlElicitationRequired';
+import { urlElicitationRequest } from './urlElicitationRequest';
+import { urlElicitationsOf } from './urlElicitationRequired';
 
 /** What one intercepted call needs. */
 export interface RetryContext {
-  waitFor: WaitFor;
+  call: CallInfo;
+  /** The host of the call's connection: its waitFor asks, its server name is the origin. */
+  host: ExtensionHost;
   /** Track the Request of a listed elicitation on the call's connection. */
   track(request: Request, elicitationId: string): void;
-  /** Record an Answer given to a tracked Request. */
-  answered(answer: Answer): void;
-  /** Resolve when a tracked Request's elicitation completes (see the registry's `wait`). */
-  waitForCompletion: ElicitationRegistry['wait'];
-  /** Build the `authorization` Request of one listed elicitation (keeps `data.elicitationId`). */
-  toRequest(params: UrlElicitationParams): Request;
-  signal?: AbortSignalLike;
-  completionTimeoutMs: number;
+  /** Its `wait` bounds the completion wait by its default timeout (`completionTimeoutMs`). */
+  registry: ElicitationRegistry;
   maxRetries: number;
-}
-
-/** Run `next`; on -32042 ask for every listed URL elicitation, wait for completions, and retry. */
-export async function retryAfterUrlElicitation(
-  next: () => Promise<unknown>,
-  context: RetryContext,
-): Promise<unknown> {
-  const handled = new Set<string>();
-  let retries = 0;
-  for (;;) {
-    let elicitations: UrlElicitationParams[] | undefined;
-    try {
-      return await next();
-    } catch (error) {
-      elicitations = urlElicitationsOf(error);
-      if (!elicitations) throw error;
-      const repeated = elicitations.find((item) => handled.has(item.elicitationId));
-      if (repeated) {
-        throw new LegacySpecError(
-          'elicitation_loop',
-          `The retry failed with -32042 again for URL elicitation "${repeated.elicitationId}", which was already handled.`,
-          { cause: error, elicitationId: repeated.elicitationId },
-        );
-      }
-      if (retries >= context.maxRetries) {
-        throw new LegacySpecError(
-          'retries_exceeded',
-          `Still -32042 after ${retries} retries with new elicitations.`,
-          {
-            cause: error,
-          },
-        );
-      }
-      retries += 1;
-      await satisfy(elicitations, context, error);
-      for (const item of elicitations) handled.add(item.elicitationId);
-    }
-  }
-}
-
-async function satisfy(
-  elicitations: UrlElicitationParams[],
-  context: RetryContext,
-  error: unknown,
-): Promise<void> {
-  const requests = elicitations.map((params) => {
-    const request = context.toRequest(params);
-    // Tracked before anyone is asked, so a completion that races the consent is not lost.
-    context.track(request, params.elicitationId);
-    return request;
-  });
-  const answers = await askAll(context.waitFor, requests, context.signal);
-  for (const answer of answers) context.answered(answer);
-  throwIfAborted(context.signal, error);
-  if (!answers.every((answer) => answer.ok)) {
-    const refused = answers.find((answer) => !answer.ok);
-    throw new LegacySpecError(
-      'elicitation_refused',
-      `URL elicitation was ${refused?.reason ?? 'refused'}; the call is not retried.`,
-      { cause: error, answers },
-    );
-  }
-  // A missing completion only delays the retry; the server decides on retry whether it is done.
-  await Promise.allSettled(
-    requests.map((request) =>
-      context.waitForCompletion(request.id, {
-        signal: context.signal,
-        timeoutMs: context.completionTimeoutMs,
-      }),
-    ),
-  );
-  throwIfAborted(context.signal, error);
-}
-
-/** Ask every Request at once; the first refusal or an abort cancels the rest. Never rejects. */
-function askAll(
-  waitFor: WaitFor,
-  requests: Request[],
-  outer: AbortSignalLike | undefined,
-): Promise<Answer[]> {
-  const shared = createSharedSignal(outer);
-  return Promise.all(
-    requests.map(async (request) => {
-      let answer: Answer;
-      try {
-        answer = await waitFor(request, { signal: shared.signal });
-      } catch (error) {
-        answer = cancel(request, error);
-      }
-      if (answer.id !== request.id)
-        answer = cancel(request, new Error(`Answer id "${answer.id}" does not match.`));
-      if (!answer.ok) shared.abort('another URL elicitation of the same call was refused');
-      return answer;
-    }),
-  ).finally(shared.dispose);
-}
-
-function throwIfAborted(signal: AbortSignalLike | undefined, error: unknown): void {
-  if (signal?.aborted) {
-    throw new LegacySpecError(
-      'aborted',
-      'The call was aborted while handling URLElicitationRequiredError.',
-      {
-        cause: signal.reason ?? error,
-      },
-    );
-  }
-}
-
-interface SharedSignal {
-  signal: AbortSignalLike;
-  abort(reason: unknown): void;
-  dispose(): void;
 }
 
 interface AbortControllerLike {
@@ -155,19 +40,92 @@ interface AbortControllerLike {
   abort(reason?: unknown): void;
 }
 
-/** An AbortSignal that follows `outer` and can also be aborted on its own. */
-function createSharedSignal(outer: AbortSignalLike | undefined): SharedSignal {
-  const controller = new (
+/** Run `next`; on -32042 ask for every listed URL elicitation, wait for completions, and retry. */
+export async function retryAfterUrlElicitation(
+  next: () => Promise<unknown>,
+  { call, host, track, registry, maxRetries }: RetryContext,
+): Promise<unknown> {
+  const { signal } = call;
+  const handled = new Set<string>();
+  for (let retries = 0; ; retries += 1) {
+    let error: unknown;
+    try {
+      return await next();
+    } catch (caught) {
+      error = caught;
+    }
+    const elicitations = urlElicitationsOf(error);
+    if (!elicitations) throw error;
+    const repeated = elicitations.find((item) => handled.has(item.elicitationId))?.elicitationId;
+    if (repeated !== undefined) {
+      throw new LegacySpecError(
+        'elicitation_loop',
+        `The retry failed with -32042 again for handled URL elicitation "${repeated}".`,
+        { cause: error, elicitationId: repeated },
+      );
+    }
+    if (retries >= maxRetries) {
+      throw new LegacySpecError('retries_exceeded', `Still -32042 after ${retries} retries.`, {
+        cause: error,
+      });
+    }
+    const throwIfAborted = () => {
+      if (signal?.aborted) {
+        throw new LegacySpecError('aborted', 'The call was aborted while handling -32042.', {
+          cause: signal.reason ?? error,
+        });
+      }
+    };
+    const requests = elicitations.map((params) => {
+      handled.add(params.elicitationId);
+      const request = urlElicitationRequest(params, host.serverName, call);
+      // Tracked before anyone is asked, so a completion that races the consent is not lost.
+      track(request, params.elicitationId);
+      return request;
+    });
+    const answers = await askAll(host.waitFor, requests, signal);
+    answers.forEach(registry.answered);
+    throwIfAborted();
+    const refused = answers.find((answer) => !answer.ok);
+    if (refused) {
+      throw new LegacySpecError(
+        'elicitation_refused',
+        `A URL elicitation was ${refused.reason ?? 'refused'}; no retry.`,
+        { cause: error, answers },
+      );
+    }
+    // A missing completion only delays the retry; the server decides on retry whether it is done.
+    await Promise.allSettled(requests.map((request) => registry.wait(request.id, { signal })));
+    throwIfAborted();
+  }
+}
+
+/**
+ * Ask every Request at once through one signal that follows `signal`; the first refusal aborts it,
+ * so the others are cancelled. Bound: a waitFor that throws, answers another id or ignores the
+ * abort still ends in an Answer, so this never rejects.
+ */
+async function askAll(
+  waitFor: WaitFor,
+  requests: Request[],
+  signal: AbortSignalLike | undefined,
+): Promise<Answer[]> {
+  const shared = new (
     globalThis as unknown as { AbortController: new () => AbortControllerLike }
   ).AbortController();
-  const follow = () => controller.abort(outer?.reason);
-  if (outer?.aborted) follow();
-  else outer?.addEventListener('abort', follow, { once: true });
-  return {
-    signal: controller.signal,
-    abort: (reason) => {
-      if (!controller.signal.aborted) controller.abort(reason);
-    },
-    dispose: () => outer?.removeEventListener('abort', follow),
-  };
+  const follow = () => shared.abort(signal?.reason);
+  signal?.addEventListener('abort', follow);
+  if (signal?.aborted) follow();
+  const ask = boundWaitFor(waitFor);
+  try {
+    return await Promise.all(
+      requests.map(async (request) => {
+        const answer = await ask(request, { signal: shared.signal });
+        if (!answer.ok) shared.abort('another URL elicitation of the call was refused');
+        return answer;
+      }),
+    );
+  } finally {
+    signal?.removeEventListener('abort', follow);
+  }
 }

@@ -9,10 +9,5 @@ interface TimerHost {
   clearTimeout(handle: TimerHandle): void;
 }
 
-const timers = globalThis as unknown as TimerHost;
-
-/** Run `callback` after `ms` milliseconds; returns a function that cancels it. */
-export function after(ms: number, callback: () => void): () => void {
-  const handle = timers.setTimeout(callback, ms);
-  return () => timers.clearTimeout(handle);
-}
+/** The host's setTimeout and clearTimeout; call them as methods, so fake timers still apply. */
+export const timers = globalThis as unknown as TimerHost;

@@ -2,12 +2,6 @@ import type { Request, RequestOrigin } from '@waitfor/core';
 import { elicitationToRequest, type CallInfo } from '@waitfor/mcp-bridge';
 import type { UrlElicitationParams } from './urlElicitationRequired';
 
-/** Who asks, for a Request born from a -32042 error of a call. */
-export interface UrlElicitationSource {
-  server: string;
-  call: CallInfo;
-}
-
 const targetKey: Record<string, string> = {
   'tools/call': 'tool',
   'prompts/get': 'prompt',
@@ -15,17 +9,19 @@ const targetKey: Record<string, string> = {
 };
 
 /**
- * The `authorization` Request of one elicitation listed by a -32042 error: the bridge's own mapping,
- * plus the server's `elicitationId` and who asks (same `data.origin` shape as the bridge's Requests).
+ * The `authorization` Request of one elicitation listed by a -32042 error of `call` to `server`:
+ * the bridge's own mapping, plus the server's `elicitationId` and who asks (same `data.origin`
+ * shape as the bridge's Requests).
  */
 export function urlElicitationRequest(
   params: UrlElicitationParams,
-  source: UrlElicitationSource,
+  server: string,
+  call: CallInfo,
 ): Request {
   const request = elicitationToRequest(params);
-  const origin: RequestOrigin = { server: source.server, era: 'legacy' };
-  const key = targetKey[source.call.method];
-  const target = source.call.params['name'] ?? source.call.params['uri'];
+  const origin: RequestOrigin = { server, era: 'legacy' };
+  const key = targetKey[call.method];
+  const target = call.params['name'] ?? call.params['uri'];
   if (key !== undefined && typeof target === 'string') origin[key] = target;
   return { ...request, data: { ...request.data, elicitationId: params.elicitationId, origin } };
 }

@@ -7,6 +7,7 @@
  * - A -32042 whose `data.elicitations` is not a non-empty list of URL elicitations with
  *   `elicitationId`, `url` and `message` is a typed error, never a crash and never a guess.
  */
+import { findInCauses, isRecord } from './findInCauses';
 import { LegacySpecError } from './legacySpecError';
 
 /** The JSON-RPC code of URLElicitationRequiredError. */
@@ -20,81 +21,49 @@ export interface UrlElicitationParams {
   elicitationId: string;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null;
+// A scheme and something after it; the consent view decides which schemes may be opened.
+const absoluteUrl = /^[a-z][a-z0-9+.-]*:\S+$/i;
 
-/** The `{code, data}` of a JSON-RPC error found on the value or its cause chain, if any. */
-function wireErrorOf(error: unknown): { code: number; data: unknown } | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 8 && isRecord(current); depth += 1) {
-    const rpc = current['rpc'];
-    if (isRecord(rpc) && typeof rpc['code'] === 'number')
-      return { code: rpc['code'], data: rpc['data'] };
-    if (typeof current['code'] === 'number')
-      return { code: current['code'], data: current['data'] };
-    current = current['cause'];
-  }
-  return undefined;
-}
+/** The JSON-RPC error (`{code, data}`) a link of the chain carries, directly or as a BridgeError's `rpc`. */
+const wireErrorOf = (link: Record<string, unknown>) => {
+  const rpc = link['rpc'];
+  if (isRecord(rpc) && typeof rpc['code'] === 'number') return rpc;
+  return typeof link['code'] === 'number' ? link : undefined;
+};
 
 /**
  * The URL elicitations of a -32042 error, or undefined when `error` is not one.
  * Throws LegacySpecError `invalid_error_data` when it is -32042 but its data is malformed.
  */
 export function urlElicitationsOf(error: unknown): UrlElicitationParams[] | undefined {
-  const wire = wireErrorOf(error);
-  if (!wire || wire.code !== urlElicitationRequiredCode) return undefined;
-  const list = isRecord(wire.data) ? wire.data['elicitations'] : undefined;
-  if (!Array.isArray(list) || list.length === 0) {
-    throw new LegacySpecError(
-      'invalid_error_data',
-      'URLElicitationRequiredError (-32042) without data.elicitations.',
-      {
-        cause: error,
-      },
-    );
-  }
+  const wire = findInCauses(error, wireErrorOf);
+  if (wire?.['code'] !== urlElicitationRequiredCode) return undefined;
+  const invalid = (problem: string) =>
+    new LegacySpecError('invalid_error_data', `Malformed -32042 error: ${problem}.`, {
+      cause: error,
+    });
+  const data = wire['data'];
+  const list = isRecord(data) ? data['elicitations'] : undefined;
+  if (!Array.isArray(list) || list.length === 0) throw invalid('no data.elicitations');
   const seen = new Set<string>();
-  return list.map((item, index) => {
-    const where = `data.elicitations[${index}]`;
-    if (!isRecord(item) || item['mode'] !== 'url') {
-      throw new LegacySpecError('invalid_error_data', `${where} is not a URL-mode elicitation.`, {
-        cause: error,
-      });
-    }
-    const { elicitationId, url, message } = item;
-    if (typeof elicitationId !== 'string' || elicitationId === '') {
-      throw new LegacySpecError('invalid_error_data', `${where}.elicitationId is missing.`, {
-        cause: error,
-      });
-    }
-    if (typeof url !== 'string' || !isAbsoluteUrl(url)) {
-      throw new LegacySpecError('invalid_error_data', `${where}.url is not an absolute URL.`, {
-        cause: error,
-      });
-    }
-    if (typeof message !== 'string') {
-      throw new LegacySpecError('invalid_error_data', `${where}.message is not a string.`, {
-        cause: error,
-      });
-    }
-    if (seen.has(elicitationId)) {
-      throw new LegacySpecError(
-        'invalid_error_data',
-        `${where}.elicitationId "${elicitationId}" is listed twice.`,
-        {
-          cause: error,
-        },
+  return list.map((item: unknown, index) => {
+    const { mode, elicitationId, url, message }: Record<string, unknown> = isRecord(item)
+      ? item
+      : {};
+    if (
+      mode !== 'url' ||
+      typeof elicitationId !== 'string' ||
+      elicitationId === '' ||
+      typeof url !== 'string' ||
+      !absoluteUrl.test(url) ||
+      typeof message !== 'string'
+    ) {
+      throw invalid(
+        `data.elicitations[${index}] needs mode "url", an elicitationId, an absolute url and a message`,
       );
     }
+    if (seen.has(elicitationId)) throw invalid(`elicitationId "${elicitationId}" is listed twice`);
     seen.add(elicitationId);
-    return { mode: 'url', elicitationId, url, message };
+    return { mode, elicitationId, url, message };
   });
-}
-
-// A scheme and something after it; the consent view decides which schemes may be opened.
-const absoluteUrl = /^[a-z][a-z0-9+.-]*:\S+$/i;
-
-function isAbsoluteUrl(value: string): boolean {
-  return absoluteUrl.test(value);
 }
