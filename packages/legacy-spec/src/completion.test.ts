@@ -23,31 +23,31 @@ import {
   fixtureServer,
   openStdio,
   type ClientKind,
-  type StdioConnection,
-} from './__fixtures__/stdioConnection';
+  type OpenConnection,
+} from './__fixtures__/openConnection';
 
 const rows: Array<{ label: string; file: string; server: string; client: ClientKind }> = [
   {
     label: 'v2 server, v2 client',
-    file: 'completionServerV2.ts',
+    file: 'completionServerV2Stdio.ts',
     server: 'completion-v2',
     client: 'v2',
   },
   {
     label: 'v2 server, v1 client',
-    file: 'completionServerV2.ts',
+    file: 'completionServerV2Stdio.ts',
     server: 'completion-v2',
     client: 'v1',
   },
   {
     label: 'v1 server, v2 client',
-    file: 'completionServerV1.ts',
+    file: 'completionServerV1Stdio.ts',
     server: 'completion-v1',
     client: 'v2',
   },
   {
     label: 'v1 server, v1 client',
-    file: 'completionServerV1.ts',
+    file: 'completionServerV1Stdio.ts',
     server: 'completion-v1',
     client: 'v1',
   },
@@ -58,7 +58,7 @@ const textOf = (result: Record<string, unknown>) =>
 
 const elicitationIdOf = (request: Request) => String(request.data?.['elicitationId']);
 
-let open: StdioConnection | undefined;
+let open: OpenConnection | undefined;
 afterEach(async () => {
   await open?.close();
   open = undefined;

@@ -11,15 +11,15 @@ import {
   everythingServer,
   openStdio,
   type ClientKind,
-  type StdioConnection,
-} from './__fixtures__/stdioConnection';
+  type OpenConnection,
+} from './__fixtures__/openConnection';
 
 const textOf = (result: Record<string, unknown>) =>
   (result['content'] as Array<{ text?: string }>).map((block) => block.text ?? '').join('\n');
 
 const tool = 'trigger-url-elicitation';
 
-let open: StdioConnection | undefined;
+let open: OpenConnection | undefined;
 afterEach(async () => {
   await open?.close();
   open = undefined;

@@ -8,11 +8,14 @@
  *   the Request's own `id` stays the bridge's.
  * - `notifications/elicitation/complete` completes the matching entry of the SAME connection only;
  *   unknown and already-completed ids change nothing (spec MUST).
+ * - Detaching the bridge from a client ends that connection's -32042 handling (its questions are
+ *   dropped, no retry) and closes its entries.
  * - Listeners never break the connection: a throwing listener is isolated (completion and snapshot
  *   listeners alike).
  */
-import { accept, type Answer, type Request } from '@waitfor/core';
+import { accept, type AbortSignalLike, type Answer, type Request } from '@waitfor/core';
 import type { BridgeExtension, ExtensionHost } from '@waitfor/mcp-bridge';
+import { createAbortController } from './abortController';
 import {
   createElicitationRegistry,
   type CompletionWaitOptions,
@@ -73,6 +76,13 @@ export interface LegacySpec {
 /** Track a URL elicitation of one connection (and start listening for its completions). */
 type Track = (request: Request, elicitationId: string) => void;
 
+/** What a -32042 call needs of its attached connection. */
+interface Attached {
+  track: Track;
+  /** Aborts when the bridge is detached from the client: the call's questions end with it. */
+  detached: AbortSignalLike;
+}
+
 /** Create legacy-spec: an extension for the bridge plus the host-facing completion API. */
 export function createLegacySpec(options: LegacySpecOptions = {}): LegacySpec {
   const { inbox } = options;
@@ -91,8 +101,8 @@ export function createLegacySpec(options: LegacySpecOptions = {}): LegacySpec {
   }
   const registry = createElicitationRegistry(completionTimeoutMs);
   const completions = createListeners<CompletionEvent>();
-  /** Per attached legacy host: track a URL elicitation of that connection. */
-  const trackers = new Map<ExtensionHost, Track>();
+  /** Per attached legacy host. */
+  const attachments = new Map<ExtensionHost, Attached>();
 
   const setup = (host: ExtensionHost): (() => void) | undefined => {
     if (host.era === 'modern') return undefined;
@@ -118,7 +128,8 @@ export function createLegacySpec(options: LegacySpecOptions = {}): LegacySpec {
       offNotification ??= host.onNotification(elicitationCompleteMethod, onCompletion);
       registry.add(scope, request, elicitationId);
     };
-    trackers.set(host, track);
+    const detached = createAbortController();
+    attachments.set(host, { track, detached: detached.signal });
     const offRequest = host.on('request', (request) => {
       const elicitationId = request.data?.['elicitationId'];
       if (
@@ -134,7 +145,8 @@ export function createLegacySpec(options: LegacySpecOptions = {}): LegacySpec {
       offRequest();
       offAnswer();
       offNotification?.();
-      trackers.delete(host);
+      attachments.delete(host);
+      detached.abort('The bridge was detached from the client');
       registry.closeScope(scope);
     };
   };
@@ -151,9 +163,9 @@ export function createLegacySpec(options: LegacySpecOptions = {}): LegacySpec {
       // The bridge names the call's connection; a call on a client without an attachment has no
       // completion notifications to wait for, so it is left alone.
       const host = call.host;
-      const track = host && trackers.get(host);
-      if (call.era !== 'legacy' || !host || !track) return next();
-      return retryAfterUrlElicitation(next, { call, host, track, registry, maxRetries });
+      const attached = host && attachments.get(host);
+      if (call.era !== 'legacy' || !host || !attached) return next();
+      return retryAfterUrlElicitation(next, { ...attached, call, host, registry, maxRetries });
     },
   };
 

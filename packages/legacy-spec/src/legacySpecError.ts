@@ -15,7 +15,7 @@ export type LegacySpecErrorCode =
   | 'unknown_elicitation'
   /** `waitForCompletion` ran out of time before `notifications/elicitation/complete` arrived. */
   | 'completion_timeout'
-  /** The caller's signal aborted the wait or the call. */
+  /** The signal given to `waitForCompletion` aborted (an aborted call ends in the bridge's BridgeError `aborted`). */
   | 'aborted'
   /** The URL elicitation was declined or cancelled, so no completion will come. */
   | 'elicitation_closed'
@@ -57,8 +57,8 @@ export class LegacySpecError extends Error {
 }
 
 /**
- * The LegacySpecError in `error` or its `cause` chain (a bridge call may wrap what an extension
- * threw, e.g. in a BridgeError), or undefined.
+ * The LegacySpecError in `error` or its `cause` chain (another extension around this one may wrap
+ * what it threw), or undefined.
  */
 export const legacySpecErrorOf = (error: unknown): LegacySpecError | undefined =>
   findInCauses(error, (link) => (LegacySpecError.isInstance(link) ? link : undefined));

@@ -11,7 +11,7 @@ import {
   startDualEraHttpServer,
   type DualEraHttpServer,
 } from '../../mcp-bridge/src/__fixtures__/dualEraServer';
-import { fixtureServer, openStdio } from './__fixtures__/stdioConnection';
+import { fixtureServer, openStdio } from './__fixtures__/openConnection';
 
 /** Run legacy-spec's setup with a host that records every notification subscription. */
 function recordingSubscriptions(extension: BridgeExtension, methods: string[]): BridgeExtension {
@@ -93,7 +93,7 @@ describe('legacy-spec on a modern-era connection', () => {
 
   it('stdio: same result and same Requests with and without it', async () => {
     await compare(async (extensions, waitFor) => {
-      const connection = await openStdio('v2', fixtureServer('completionServerV2.ts'), {
+      const connection = await openStdio('v2', fixtureServer('completionServerV2Stdio.ts'), {
         waitFor,
         extensions,
         era: 'auto',
@@ -116,7 +116,7 @@ describe('legacy-spec on a modern-era connection', () => {
   it('contrast: on a legacy-era connection the same recording shows the completion subscription', async () => {
     const legacy = createLegacySpec();
     const subscribed: string[] = [];
-    const connection = await openStdio('v2', fixtureServer('completionServerV2.ts'), {
+    const connection = await openStdio('v2', fixtureServer('completionServerV2Stdio.ts'), {
       waitFor: async (request) => accept(request),
       extensions: [recordingSubscriptions(legacy.extension, subscribed)],
       era: 'legacy',

@@ -8,7 +8,9 @@
  *   arrived or the bounded wait passed (spec: clients must not wait indefinitely).
  * - A retry failing with -32042 for an elicitation already handled ends in `elicitation_loop`;
  *   more than `maxRetries` rounds end in `retries_exceeded`. Never a loop.
- * - The caller's signal reaches waitFor and the completion wait; an abort ends the call.
+ * - The caller's signal reaches waitFor and the completion wait; an abort ends the call with the
+ *   bridge's own `BridgeError` `aborted` (the same error as an abort during the wire call), and no
+ *   retry is sent after it. Detaching the bridge does the same, so no question outlives it.
  */
 import {
   boundWaitFor,
@@ -17,8 +19,9 @@ import {
   type Request,
   type WaitFor,
 } from '@waitfor/core';
-import type { CallInfo, ExtensionHost } from '@waitfor/mcp-bridge';
+import { BridgeError, type CallInfo, type ExtensionHost } from '@waitfor/mcp-bridge';
 import type { ElicitationRegistry } from './elicitationRegistry';
+import { createAbortController, type AbortControllerLike } from './abortController';
 import { LegacySpecError } from './legacySpecError';
 import { urlElicitationRequest } from './urlElicitationRequest';
 import { urlElicitationsOf } from './urlElicitationRequired';
@@ -30,22 +33,20 @@ export interface RetryContext {
   host: ExtensionHost;
   /** Track the Request of a listed elicitation on the call's connection. */
   track(request: Request, elicitationId: string): void;
+  /** Aborts when the bridge is detached from the call's client. */
+  detached: AbortSignalLike;
   /** Its `wait` bounds the completion wait by its default timeout (`completionTimeoutMs`). */
   registry: ElicitationRegistry;
   maxRetries: number;
 }
 
-interface AbortControllerLike {
-  readonly signal: AbortSignalLike;
-  abort(reason?: unknown): void;
-}
-
 /** Run `next`; on -32042 ask for every listed URL elicitation, wait for completions, and retry. */
 export async function retryAfterUrlElicitation(
   next: () => Promise<unknown>,
-  { call, host, track, registry, maxRetries }: RetryContext,
+  { call, host, track, detached, registry, maxRetries }: RetryContext,
 ): Promise<unknown> {
-  const { signal } = call;
+  // The call ends on the caller's abort and on the bridge's detach alike.
+  const signals = [call.signal, detached];
   const handled = new Set<string>();
   for (let retries = 0; ; retries += 1) {
     let error: unknown;
@@ -70,12 +71,15 @@ export async function retryAfterUrlElicitation(
       });
     }
     const throwIfAborted = () => {
-      if (signal?.aborted) {
-        throw new LegacySpecError('aborted', 'The call was aborted while handling -32042.', {
-          cause: signal.reason ?? error,
+      const aborted = signals.find((signal) => signal?.aborted);
+      if (aborted) {
+        throw new BridgeError('aborted', 'The call was aborted while handling -32042', {
+          cause: aborted.reason,
         });
       }
     };
+    // Aborted while the server answered: nobody is asked.
+    throwIfAborted();
     const requests = elicitations.map((params) => {
       handled.add(params.elicitationId);
       const request = urlElicitationRequest(params, host.serverName, call);
@@ -83,49 +87,58 @@ export async function retryAfterUrlElicitation(
       track(request, params.elicitationId);
       return request;
     });
-    const answers = await askAll(host.waitFor, requests, signal);
-    answers.forEach(registry.answered);
-    throwIfAborted();
-    const refused = answers.find((answer) => !answer.ok);
-    if (refused) {
-      throw new LegacySpecError(
-        'elicitation_refused',
-        `A URL elicitation was ${refused.reason ?? 'refused'}; no retry.`,
-        { cause: error, answers },
+    const shared = linked(signals);
+    try {
+      const answers = await askAll(host.waitFor, requests, shared);
+      answers.forEach(registry.answered);
+      throwIfAborted();
+      const refused = answers.find((answer) => !answer.ok);
+      if (refused) {
+        throw new LegacySpecError(
+          'elicitation_refused',
+          `A URL elicitation was ${refused.reason ?? 'refused'}; no retry.`,
+          { cause: error, answers },
+        );
+      }
+      // A missing completion only delays the retry; the server decides on retry whether it is done.
+      await Promise.allSettled(
+        requests.map((request) => registry.wait(request.id, { signal: shared.signal })),
       );
+      throwIfAborted();
+    } finally {
+      shared.dispose();
     }
-    // A missing completion only delays the retry; the server decides on retry whether it is done.
-    await Promise.allSettled(requests.map((request) => registry.wait(request.id, { signal })));
-    throwIfAborted();
   }
 }
 
+/** A controller that aborts when any of `signals` does; `dispose` stops following them. */
+function linked(signals: Array<AbortSignalLike | undefined>) {
+  const controller = createAbortController();
+  const stops = signals.map((signal) => {
+    const follow = () => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', follow);
+    if (signal?.aborted) follow();
+    return () => signal?.removeEventListener('abort', follow);
+  });
+  return Object.assign(controller, { dispose: () => stops.forEach((stop) => stop()) });
+}
+
 /**
- * Ask every Request at once through one signal that follows `signal`; the first refusal aborts it,
- * so the others are cancelled. Bound: a waitFor that throws, answers another id or ignores the
- * abort still ends in an Answer, so this never rejects.
+ * Ask every Request at once through `shared`; the first refusal aborts it, so the others are
+ * cancelled. Bound: a waitFor that throws, answers another id or ignores the abort still ends in an
+ * Answer, so this never rejects.
  */
 async function askAll(
   waitFor: WaitFor,
   requests: Request[],
-  signal: AbortSignalLike | undefined,
+  shared: AbortControllerLike,
 ): Promise<Answer[]> {
-  const shared = new (
-    globalThis as unknown as { AbortController: new () => AbortControllerLike }
-  ).AbortController();
-  const follow = () => shared.abort(signal?.reason);
-  signal?.addEventListener('abort', follow);
-  if (signal?.aborted) follow();
   const ask = boundWaitFor(waitFor);
-  try {
-    return await Promise.all(
-      requests.map(async (request) => {
-        const answer = await ask(request, { signal: shared.signal });
-        if (!answer.ok) shared.abort('another URL elicitation of the call was refused');
-        return answer;
-      }),
-    );
-  } finally {
-    signal?.removeEventListener('abort', follow);
-  }
+  return Promise.all(
+    requests.map(async (request) => {
+      const answer = await ask(request, { signal: shared.signal });
+      if (!answer.ok) shared.abort('another URL elicitation of the call was refused');
+      return answer;
+    }),
+  );
 }

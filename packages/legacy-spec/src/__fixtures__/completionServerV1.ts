@@ -1,5 +1,7 @@
 /**
- * A legacy-era test server on the v1 SDK (`@modelcontextprotocol/sdk`), served over stdio.
+ * A legacy-era test server on the v1 SDK (`@modelcontextprotocol/sdk`): `createCompletionServerV1()`
+ * builds one instance. Served over stdio by completionServerV1Stdio.ts and over Streamable HTTP by
+ * completionHttpServer.ts (one instance and one CompletionState per session).
  * Same tools as completionServerV2.ts (legacy side):
  * - `open-url {elicitationId, url}` — pushes a URL-mode `elicitation/create`, returns `action:<action>`.
  * - `complete {elicitationId}` — sends `notifications/elicitation/complete` for that id (known or
@@ -8,17 +10,16 @@
  *   id went through `complete`; then `done:<n>` where n counts the calls with these ids so far.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { UrlElicitationRequiredError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-
-const completed = new Set<string>();
-const requiresUrlCalls = new Map<string, number>();
+import { countRequiresUrl, createCompletionState, type CompletionState } from './completionState';
 
 const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] });
 
 /** Builds the v1 server with the three tools. */
-export function createCompletionServerV1(): McpServer {
+export function createCompletionServerV1(
+  state: CompletionState = createCompletionState(),
+): McpServer {
   const server = new McpServer(
     { name: 'completion-v1', version: '1.0.0' },
     { capabilities: { tools: {} } },
@@ -42,7 +43,7 @@ export function createCompletionServerV1(): McpServer {
     'complete',
     { inputSchema: { elicitationId: z.string() } },
     async ({ elicitationId }, extra) => {
-      completed.add(elicitationId);
+      state.completed.add(elicitationId);
       await server.server.createElicitationCompletionNotifier(elicitationId, {
         relatedRequestId: extra.requestId,
       })();
@@ -54,10 +55,7 @@ export function createCompletionServerV1(): McpServer {
     'requires-url',
     { inputSchema: { elicitationIds: z.array(z.string()), url: z.string() } },
     async ({ elicitationIds, url }) => {
-      const key = elicitationIds.join(' ');
-      const calls = (requiresUrlCalls.get(key) ?? 0) + 1;
-      requiresUrlCalls.set(key, calls);
-      const missing = elicitationIds.filter((id) => !completed.has(id));
+      const { calls, missing } = countRequiresUrl(state, elicitationIds);
       if (missing.length > 0) {
         throw new UrlElicitationRequiredError(
           missing.map((elicitationId) => ({
@@ -75,5 +73,3 @@ export function createCompletionServerV1(): McpServer {
 
   return server;
 }
-
-await createCompletionServerV1().connect(new StdioServerTransport());

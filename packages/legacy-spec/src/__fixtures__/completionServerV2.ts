@@ -1,6 +1,8 @@
 /**
- * A dual-era test server on the v2 SDK (`@modelcontextprotocol/server`), served over stdio by
- * `serveStdio`, so one process answers a legacy (`initialize`) or a modern (`server/discover`) client.
+ * A dual-era test server on the v2 SDK (`@modelcontextprotocol/server`): `createCompletionServerV2(era)`
+ * builds one instance. Served over stdio by completionServerV2Stdio.ts (`serveStdio`, so one process
+ * answers a legacy (`initialize`) or a modern (`server/discover`) client) and over Streamable HTTP by
+ * completionHttpServer.ts (legacy era, one instance per session).
  *
  * Tools (both eras unless noted):
  * - `open-url {elicitationId, url}` — legacy: pushes a URL-mode `elicitation/create` carrying
@@ -11,24 +13,23 @@
  *   listing one URL elicitation per id until every id went through `complete`; then `done:<n>` where
  *   n counts the calls with these ids so far.
  *
- * The completed set lives in the process: a stdio process serves exactly one connection.
+ * The completed ids and call counts live in a CompletionState: one per connection.
  */
 import {
   inputRequired,
   McpServer,
-  type McpRequestContext,
   UrlElicitationRequiredError,
 } from '@modelcontextprotocol/server';
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { z } from 'zod';
-
-const completed = new Set<string>();
-const requiresUrlCalls = new Map<string, number>();
+import { countRequiresUrl, createCompletionState, type CompletionState } from './completionState';
 
 const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] });
 
-/** Builds one server instance for the era `serveStdio` chose. */
-export function createCompletionServerV2(context: McpRequestContext): McpServer {
+/** Builds one server instance for `era` (the one `serveStdio` chose, or `legacy` for an HTTP session). */
+export function createCompletionServerV2(
+  era: 'legacy' | 'modern',
+  state: CompletionState = createCompletionState(),
+): McpServer {
   const server = new McpServer(
     { name: 'completion-v2', version: '1.0.0' },
     { capabilities: { tools: {} } },
@@ -39,7 +40,7 @@ export function createCompletionServerV2(context: McpRequestContext): McpServer 
     { inputSchema: z.object({ elicitationId: z.string(), url: z.string() }) },
     async ({ elicitationId, url }, ctx) => {
       const message = `Finish signing in for ${elicitationId}`;
-      if (context.era === 'modern') {
+      if (era === 'modern') {
         const response = ctx.mcpReq.inputResponses?.['browser'] as { action?: string } | undefined;
         if (!response) {
           return inputRequired({
@@ -57,7 +58,7 @@ export function createCompletionServerV2(context: McpRequestContext): McpServer 
     'complete',
     { inputSchema: z.object({ elicitationId: z.string() }) },
     async ({ elicitationId }, ctx) => {
-      completed.add(elicitationId);
+      state.completed.add(elicitationId);
       const notify = server.server.createElicitationCompletionNotifier(elicitationId, {
         relatedRequestId: ctx.mcpReq.id,
       });
@@ -70,10 +71,7 @@ export function createCompletionServerV2(context: McpRequestContext): McpServer 
     'requires-url',
     { inputSchema: z.object({ elicitationIds: z.array(z.string()), url: z.string() }) },
     async ({ elicitationIds, url }) => {
-      const key = elicitationIds.join(' ');
-      const calls = (requiresUrlCalls.get(key) ?? 0) + 1;
-      requiresUrlCalls.set(key, calls);
-      const missing = elicitationIds.filter((id) => !completed.has(id));
+      const { calls, missing } = countRequiresUrl(state, elicitationIds);
       if (missing.length > 0) {
         throw new UrlElicitationRequiredError(
           missing.map((elicitationId) => ({
@@ -91,5 +89,3 @@ export function createCompletionServerV2(context: McpRequestContext): McpServer 
 
   return server;
 }
-
-serveStdio(createCompletionServerV2);

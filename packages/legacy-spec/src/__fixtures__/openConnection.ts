@@ -1,16 +1,18 @@
 /**
- * Test helper: spawn a stdio MCP server and connect a REAL client of either SDK generation to it,
- * with the bridge attached (`attachWaitFor` before connect, so capabilities are declared).
+ * Test helper: connect a REAL client of either SDK generation to a stdio MCP server it spawns
+ * (`openStdio`) or to a Streamable HTTP server (`openHttp`), with the bridge attached
+ * (`attachWaitFor` before connect, so capabilities are declared).
  *
  * - `kind: 'v2'` — `@modelcontextprotocol/client`; `era: 'legacy'` (the SDK default, plain
  *   `initialize`) or `'auto'` (version negotiation: modern when the server speaks 2026-07-28).
  * - `kind: 'v1'` — `@modelcontextprotocol/sdk` Client (legacy era only).
  */
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as V1StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport as V1StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import * as v1Types from '@modelcontextprotocol/sdk/types.js';
 import type { WaitFor } from '@waitfor/core';
 import {
@@ -24,8 +26,8 @@ import {
 /** Which client generation to use. */
 export type ClientKind = 'v1' | 'v2';
 
-/** A spawned server with an attached client. */
-export interface StdioConnection {
+/** A connected client with the bridge attached. */
+export interface OpenConnection {
   client: object;
   attachment: Attachment;
   /** The bridge's callTool on this client. */
@@ -65,23 +67,49 @@ export const everythingServer = (): ServerCommand => ({
   ],
 });
 
+/** What to attach and which era a v2 client negotiates. */
+export interface OpenOptions {
+  waitFor: WaitFor;
+  extensions?: BridgeExtension[];
+  era?: 'legacy' | 'auto';
+}
+
 /** Spawn `server` and connect a `kind` client with `waitFor` and `extensions` attached. */
-export async function openStdio(
+export function openStdio(
   kind: ClientKind,
   server: ServerCommand,
-  options: { waitFor: WaitFor; extensions?: BridgeExtension[]; era?: 'legacy' | 'auto' },
-): Promise<StdioConnection> {
+  options: OpenOptions,
+): Promise<OpenConnection> {
+  return open(kind, options, () =>
+    kind === 'v2'
+      ? new StdioClientTransport({ ...server, stderr: 'ignore' })
+      : new V1StdioClientTransport({ ...server, stderr: 'ignore' }),
+  );
+}
+
+/** Connect a `kind` client over Streamable HTTP to `url` with `waitFor` and `extensions` attached. */
+export function openHttp(
+  kind: ClientKind,
+  url: string,
+  options: OpenOptions,
+): Promise<OpenConnection> {
+  return open(kind, options, () =>
+    kind === 'v2'
+      ? new StreamableHTTPClientTransport(new URL(url))
+      : new V1StreamableHTTPClientTransport(new URL(url)),
+  );
+}
+
+async function open(
+  kind: ClientKind,
+  options: OpenOptions,
+  createTransport: () => unknown,
+): Promise<OpenConnection> {
   const info = { name: `legacy-spec-test-${kind}`, version: '1.0.0' };
-  let client: { connect(transport: unknown): Promise<void>; close(): Promise<void> };
-  let transport: unknown;
-  if (kind === 'v2') {
-    const mode = options.era === 'auto' ? 'auto' : 'legacy';
-    client = new Client(info, { versionNegotiation: { mode } });
-    transport = new StdioClientTransport({ ...server, stderr: 'ignore' });
-  } else {
-    client = new V1Client(info);
-    transport = new V1StdioClientTransport({ ...server, stderr: 'ignore' });
-  }
+  const mode = options.era === 'auto' ? 'auto' : 'legacy';
+  const client: { connect(transport: unknown): Promise<void>; close(): Promise<void> } =
+    kind === 'v2' ? new Client(info, { versionNegotiation: { mode } }) : new V1Client(info);
+  const transport = createTransport();
   const attachment = attachWaitFor(client, {
     waitFor: options.waitFor,
     extensions: options.extensions ?? [],
