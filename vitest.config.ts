@@ -68,6 +68,8 @@ export default defineConfig({
           name: 'react-18',
           include: ['packages/react/src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
+          // Before every test file: sends Node's own require('react'…) to the 18 copies as well.
+          setupFiles: [here('./packages/react/src/__tests__/sameReact.ts')],
           server: { deps: { inline: [/@testing-library\//] } },
         },
       },
@@ -77,6 +79,8 @@ export default defineConfig({
           name: 'example',
           include: ['apps/example/{src,test}/**/*.test.{ts,tsx}'],
           environment: 'node',
+          // A real browser on a busy 2-core machine: polls get time to see the page change.
+          expect: { poll: { timeout: 10_000 } },
           testTimeout: 120_000,
           hookTimeout: 180_000,
         },

@@ -63,6 +63,8 @@ describe('the example page in Chromium', () => {
   const requests = () => page.locator('ul[aria-label="Open requests"] > li');
   const question = (text: string) => requests().filter({ hasText: text });
   const result = (tool: string) => page.locator(`li.call[data-tool="${tool}"]`);
+  // The Travel Desk serves its own sign-in page, so consent names its port.
+  const signInPort = () => new URL(example.servers[0]?.url ?? '').port;
 
   it('answers questions of both eras in one list and shows every result', async () => {
     await page.goto(example.url);
@@ -138,12 +140,14 @@ describe('the example page in Chromium', () => {
     await expect.poll(() => consent.count(), { timeout: 20_000 }).toBe(1);
     const signInOrigin = new URL(example.servers[0]?.url ?? '').origin;
     expect(await consent.locator('[data-waitfor-host]').textContent()).toBe('127.0.0.1');
+    // Both servers share the host 127.0.0.1: the port right after it tells them apart.
+    expect(await consent.locator('[data-waitfor-port]').textContent()).toBe(`:${signInPort()}`);
     expect(await consent.locator('[data-waitfor-url]').textContent()).toMatch(
       new RegExp(`^${signInOrigin.replaceAll('.', '\\.')}/signin/[0-9a-f-]{36}$`),
     );
     expect(context.pages()).toHaveLength(1);
     const popup = context.waitForEvent('page');
-    await consent.getByRole('button', { name: 'Open 127.0.0.1' }).click();
+    await consent.getByRole('button', { name: `Open 127.0.0.1:${signInPort()}` }).click();
     const signIn = await popup;
     await signIn.waitForLoadState();
     // Consent given, sign-in not finished: the page says who is waiting (legacy-spec's registry).
@@ -170,7 +174,7 @@ describe('the example page in Chromium', () => {
     await expect.poll(() => consent.count(), { timeout: 20_000 }).toBe(1);
     expect(await result('sync_calendar').locator('.status').textContent()).toBe('waiting…');
     const popup = context.waitForEvent('page');
-    await consent.getByRole('button', { name: 'Open 127.0.0.1' }).click();
+    await consent.getByRole('button', { name: `Open 127.0.0.1:${signInPort()}` }).click();
     const signIn = await popup;
     await signIn.waitForLoadState();
     expect(await signIn.locator('h1').textContent()).toBe('Sign in to Calendar');
@@ -192,6 +196,71 @@ describe('the example page in Chromium', () => {
       .poll(() => result('scale_service').locator('.call-text').textContent(), { timeout: 20_000 })
       .toBe('search-api was left as it is.');
     await page.screenshot({ path: join(artifacts, 'example-e2e-done.png'), fullPage: true });
+    expect(await requests().count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('cancels a running call (its question leaves the list) and retries it', async () => {
+    // Modern era: the question belongs to the bridge's input_required loop; Cancel aborts the loop.
+    const deployConsole = page.getByRole('article', { name: 'Deploy Console' });
+    await deployConsole.getByRole('button', { name: 'Run Scale a service' }).click();
+    const scale = question('How many replicas should search-api run?');
+    await expect.poll(() => scale.count(), { timeout: 20_000 }).toBe(1);
+    // Newest first: the earlier (declined) scale_service call stays below.
+    const scaleCall = result('scale_service').first();
+    expect(await scaleCall.locator('.status').textContent()).toBe('waiting…');
+    expect(await scaleCall.getByRole('button', { name: 'Retry: Scale a service' }).count()).toBe(0);
+    await scaleCall.getByRole('button', { name: 'Cancel call: Scale a service' }).click();
+    await expect.poll(() => scale.count(), { timeout: 10_000 }).toBe(0);
+    await expect
+      .poll(() => scaleCall.locator('.status').textContent(), { timeout: 10_000 })
+      .toBe('cancelled');
+    expect(await scaleCall.locator('.call-text').textContent()).toMatch(/^Cancelled: /);
+    expect(await scaleCall.getByRole('button', { name: /^Cancel call/ }).count()).toBe(0);
+    expect(await requests().count()).toBe(0);
+
+    await scaleCall.getByRole('button', { name: 'Retry: Scale a service' }).click();
+    await expect.poll(() => scale.count(), { timeout: 20_000 }).toBe(1);
+    expect(await scaleCall.locator('.status').textContent()).toBe('waiting…');
+    expect(await scaleCall.locator('.attempt').textContent()).toBe(' · attempt 2');
+    await scale.getByRole('spinbutton', { name: 'Replicas', exact: true }).fill('7');
+    await scale.getByRole('button', { name: 'Accept' }).click();
+    await expect
+      .poll(() => scaleCall.locator('.call-text').textContent(), { timeout: 20_000 })
+      .toBe('Scaled search-api to 7 replicas.');
+    expect(await scaleCall.locator('.status').textContent()).toBe('done');
+
+    // Legacy era, URL mode (the server may never finish): the consent is a pushed request the
+    // aborted call withdraws; the server drops the sign-in link it had handed out.
+    const travelDesk = page.getByRole('article', { name: 'Travel Desk' });
+    await travelDesk.getByRole('button', { name: 'Run Link a loyalty account' }).click();
+    const consent = question('Sign in to SkyMiles so Travel Desk can link your loyalty account.');
+    await expect.poll(() => consent.count(), { timeout: 20_000 }).toBe(1);
+    const firstLink = (await consent.locator('[data-waitfor-url]').textContent()) ?? '';
+    expect((await fetch(firstLink)).status).toBe(200);
+    const linkCall = result('link_account').first();
+    await linkCall.getByRole('button', { name: 'Cancel call: Link a loyalty account' }).click();
+    await expect.poll(() => consent.count(), { timeout: 10_000 }).toBe(0);
+    await expect
+      .poll(() => linkCall.locator('.status').textContent(), { timeout: 10_000 })
+      .toBe('cancelled');
+    await expect.poll(async () => (await fetch(firstLink)).status, { timeout: 10_000 }).toBe(404);
+
+    await linkCall.getByRole('button', { name: 'Retry: Link a loyalty account' }).click();
+    await expect.poll(() => consent.count(), { timeout: 20_000 }).toBe(1);
+    const secondLink = await consent.locator('[data-waitfor-url]').textContent();
+    expect(secondLink).not.toBe(firstLink);
+    await page.screenshot({ path: join(artifacts, 'example-e2e-retry.png'), fullPage: true });
+    const popup = context.waitForEvent('page');
+    await consent.getByRole('button', { name: `Open 127.0.0.1:${signInPort()}` }).click();
+    const signIn = await popup;
+    await signIn.waitForLoadState();
+    await signIn.getByLabel('Username').fill('grace.hopper');
+    await signIn.getByRole('button', { name: 'Sign in' }).click();
+    await expect
+      .poll(() => linkCall.locator('.call-text').textContent(), { timeout: 20_000 })
+      .toBe('Linked SkyMiles account grace.hopper to your Travel Desk profile.');
+    await signIn.close();
     expect(await requests().count()).toBe(0);
     expect(pageErrors).toEqual([]);
   });

@@ -1,4 +1,3 @@
-import './__tests__/sameReact.js';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -87,6 +86,29 @@ describe('AuthorizationConsent', () => {
     expect(inbox.get('auth-1')).toBeUndefined();
   });
 
+  it('shows a non-default port right after the highlighted host, so two local servers differ', async () => {
+    const { user, open, answer } = setup('http://127.0.0.1:5199/signin/abc');
+    const host = document.querySelector('[data-waitfor-host]');
+    expect(host?.textContent).toBe('127.0.0.1');
+    const port = document.querySelector('[data-waitfor-port]');
+    expect(port?.textContent).toBe(':5199');
+    expect(host?.nextSibling).toBe(port);
+    expect(host?.parentElement?.textContent).toBe('Site: 127.0.0.1:5199');
+    await user.click(screen.getByRole('button', { name: 'Open 127.0.0.1:5199' }));
+    expect(open).toHaveBeenCalledWith('http://127.0.0.1:5199/signin/abc');
+    await expect(answer).resolves.toMatchObject({ ok: true });
+  });
+
+  it.each([
+    ['https://login.example.com:443/authorize', 'login.example.com'],
+    ['http://127.0.0.1:80/signin', '127.0.0.1'],
+  ])('shows no port when %s names its scheme default', (url, host) => {
+    setup(url);
+    expect(document.querySelector('[data-waitfor-host]')?.textContent).toBe(host);
+    expect(document.querySelector('[data-waitfor-port]')).toBeNull();
+    expect(screen.getByRole('button', { name: `Open ${host}` })).toBeTruthy();
+  });
+
   it('warns about punycode and non-ASCII hosts', () => {
     setup('https://xn--pypal-4ve.com/login');
     expect(screen.getByRole('alert').textContent).toMatch(/punycode/);
@@ -126,8 +148,11 @@ describe('inspectUrl', () => {
     expect(inspectUrl('http://localhost:8080/cb')).toMatchObject({
       openable: true,
       host: 'localhost',
+      port: '8080',
       warnings: [],
     });
+    expect(inspectUrl('https://example.com:443/')).toMatchObject({ port: undefined });
+    expect(inspectUrl('http://[::1]:3000/')).toMatchObject({ host: '[::1]', port: '3000' });
     expect(inspectUrl('not a url')).toMatchObject({
       openable: false,
       problem: 'This is not a valid address.',

@@ -27,6 +27,8 @@ export function AuthorizationConsent({ request, open = openInNewTab }: Authoriza
   const url = inspectUrl(request.url);
   const id = useId();
   const notes = [...url.warnings, ...(url.problem ? [url.problem] : [])];
+  // A port that is not the scheme's default tells apart two sites on one host (127.0.0.1:5199 vs :5200).
+  const port = url.port === undefined ? '' : `:${url.port}`;
 
   return (
     <RequestFrame request={request} status={view.status}>
@@ -39,6 +41,7 @@ export function AuthorizationConsent({ request, open = openInNewTab }: Authoriza
         {url.host ? (
           <p>
             Site: <strong data-waitfor-host="">{url.host}</strong>
+            {port ? <span data-waitfor-port="">{port}</span> : null}
           </p>
         ) : null}
         {notes.length > 0 ? (
@@ -59,7 +62,7 @@ export function AuthorizationConsent({ request, open = openInNewTab }: Authoriza
               view.settle(accept(request));
             }}
           >
-            Open {url.host ?? 'link'}
+            Open {url.host === undefined ? 'link' : `${url.host}${port}`}
           </button>
           <button type="button" onClick={() => view.settle(decline(request))}>
             Decline

@@ -1,4 +1,3 @@
-import './__tests__/sameReact.js';
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,3 @@
-import './__tests__/sameReact.js';
 import { act, render, renderHook, screen } from '@testing-library/react';
 import { memo, version as reactVersion } from 'react';
 import { version as reactDomVersion } from 'react-dom';

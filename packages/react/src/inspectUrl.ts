@@ -4,6 +4,11 @@ export interface UrlInspection {
   text: string;
   /** The host to highlight (IDN hosts in their punycode `xn--` form), when there is one. */
   host: string | undefined;
+  /**
+   * The port when the URL names one that is not its scheme's default (the URL parser drops a default
+   * one), so two local servers on one host read apart.
+   */
+  port: string | undefined;
   /** True only for a well-formed http: or https: URL. */
   openable: boolean;
   /** Why the URL cannot be opened, when it cannot. */
@@ -22,6 +27,7 @@ export function inspectUrl(url: string | undefined): UrlInspection {
     return {
       text: '',
       host: undefined,
+      port: undefined,
       openable: false,
       problem: 'No address was given.',
       warnings: [],
@@ -34,6 +40,7 @@ export function inspectUrl(url: string | undefined): UrlInspection {
     return {
       text: url,
       host: undefined,
+      port: undefined,
       openable: false,
       problem: 'This is not a valid address.',
       warnings: [],
@@ -61,6 +68,7 @@ export function inspectUrl(url: string | undefined): UrlInspection {
   return {
     text: parsed.href,
     host,
+    port: parsed.port === '' ? undefined : parsed.port,
     openable: web && host !== undefined,
     problem: web
       ? undefined

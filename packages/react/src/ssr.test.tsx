@@ -1,5 +1,4 @@
 // @vitest-environment node
-import './__tests__/sameReact.js';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { createInbox } from '@waitfor/core';

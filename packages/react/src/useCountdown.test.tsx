@@ -1,4 +1,3 @@
-import './__tests__/sameReact.js';
 import { act, renderHook, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApprovalView, formatRemaining, useCountdown } from '@waitfor/react';

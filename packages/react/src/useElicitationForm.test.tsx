@@ -1,4 +1,3 @@
-import './__tests__/sameReact.js';
 import { act, renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';

@@ -135,15 +135,21 @@ export function createTravelDesk(context: TravelDeskContext): McpServer {
       const provider = airline ?? 'SkyMiles';
       const elicitationId = randomUUID();
       const signIn = context.signIns.open(elicitationId, provider);
-      const answer = await server.server.elicitInput(
-        {
-          mode: 'url',
-          message: `Sign in to ${provider} so Travel Desk can link your loyalty account.`,
-          url: context.signIns.pageUrl(context.baseUrl(), elicitationId),
-          elicitationId,
-        },
-        { relatedRequestId: extra.requestId, timeout: humanTimeoutMs, signal: extra.signal },
-      );
+      const answer = await server.server
+        .elicitInput(
+          {
+            mode: 'url',
+            message: `Sign in to ${provider} so Travel Desk can link your loyalty account.`,
+            url: context.signIns.pageUrl(context.baseUrl(), elicitationId),
+            elicitationId,
+          },
+          { relatedRequestId: extra.requestId, timeout: humanTimeoutMs, signal: extra.signal },
+        )
+        .catch((error: unknown) => {
+          // Cancelled (or timed out) before the person answered: the sign-in link must stop working.
+          context.signIns.drop(elicitationId, 'the question was withdrawn');
+          throw error;
+        });
       if (answer.action !== 'accept') {
         context.signIns.drop(elicitationId, 'not consented');
         return text(

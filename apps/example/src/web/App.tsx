@@ -63,7 +63,11 @@ export function App() {
         </section>
         <section className="results" aria-label="Results">
           <h2>Results</h2>
-          <CallLog calls={session.calls} />
+          <CallLog
+            calls={session.calls}
+            onCancel={session.cancelCall}
+            onRetry={session.retryCall}
+          />
         </section>
       </main>
     </WaitforProvider>

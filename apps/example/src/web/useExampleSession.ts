@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import type { Inbox } from '@waitfor/core';
 import type { LegacySpec } from '@waitfor/legacy-spec';
-import { connect } from '@waitfor/mcp-bridge';
+import { BridgeError, connect } from '@waitfor/mcp-bridge';
 import type { Connection } from '@waitfor/mcp-bridge';
 import { callTimeout } from './callTimeout.js';
 import { loadServers } from './exampleConfig.js';
@@ -31,7 +31,9 @@ export interface CallState {
   server: string;
   tool: string;
   title: string;
-  status: 'running' | 'done' | 'failed';
+  status: 'running' | 'done' | 'failed' | 'cancelled';
+  /** 1 for the first run; each Retry runs the same call again under the same entry. */
+  attempt: number;
   text?: string;
 }
 
@@ -92,6 +94,8 @@ export function useExampleSession(inbox: Inbox, legacy: LegacySpec) {
   const [state, dispatch] = useReducer(reduce, { servers: [], calls: [] });
   const connections = useRef(new Map<string, Connection>());
   const nextCall = useRef(1);
+  // The abort controller of every running call, by call id: Cancel aborts the bridge call.
+  const running = useRef(new Map<number, AbortController>());
 
   useEffect(() => {
     const controller = new AbortController();
@@ -136,39 +140,72 @@ export function useExampleSession(inbox: Inbox, legacy: LegacySpec) {
     start().catch((error: unknown) => {
       if (!controller.signal.aborted) dispatch({ type: 'loadFailed', error: errorText(error) });
     });
+    const calls = running.current;
     return () => {
       controller.abort();
+      for (const call of calls.values()) call.abort(new Error('The page closed its connections'));
+      calls.clear();
       for (const connection of opened) void connection.close();
       connections.current.clear();
     };
   }, [inbox, legacy]);
 
-  const callTool = useCallback((server: string, tool: ToolEntry) => {
-    const connection = connections.current.get(server);
-    if (connection === undefined) return;
-    const base = { server, tool: tool.name, title: tool.title };
-    const id = nextCall.current++;
-    dispatch({ type: 'call', call: { id, ...base, status: 'running' } });
+  // Runs (or runs again) one call under its own abort controller. Only this page aborts it, so an
+  // aborted signal means the person cancelled, whatever error the abort surfaced as.
+  const run = useCallback((call: Omit<CallState, 'status' | 'text'>) => {
+    const connection = connections.current.get(call.server);
+    if (connection === undefined) {
+      dispatch({ type: 'call', call: { ...call, status: 'failed', text: 'Not connected.' } });
+      return;
+    }
+    const controller = new AbortController();
+    running.current.set(call.id, controller);
+    dispatch({ type: 'call', call: { ...call, status: 'running' } });
+    const finish = (patch: Pick<CallState, 'status' | 'text'>) => {
+      if (running.current.get(call.id) !== controller) return;
+      running.current.delete(call.id);
+      dispatch({ type: 'call', call: { ...call, ...patch } });
+    };
     connection
-      .callTool({ name: tool.name, arguments: {} }, { timeout: callTimeout(connection) })
+      .callTool(
+        { name: call.tool, arguments: {} },
+        { timeout: callTimeout(connection), signal: controller.signal },
+      )
       .then(
         (result: unknown) =>
-          dispatch({
-            type: 'call',
-            call: {
-              id,
-              ...base,
-              status: isToolError(result) ? 'failed' : 'done',
-              text: resultText(result),
-            },
-          }),
+          finish({ status: isToolError(result) ? 'failed' : 'done', text: resultText(result) }),
         (error: unknown) =>
-          dispatch({
-            type: 'call',
-            call: { id, ...base, status: 'failed', text: errorText(error) },
-          }),
+          finish(
+            controller.signal.aborted || (BridgeError.isInstance(error) && error.code === 'aborted')
+              ? {
+                  status: 'cancelled',
+                  text: 'Cancelled: the call was stopped and its questions withdrawn.',
+                }
+              : { status: 'failed', text: errorText(error) },
+          ),
       );
   }, []);
 
-  return { ...state, callTool };
+  const callTool = useCallback(
+    (server: string, tool: ToolEntry) =>
+      run({ id: nextCall.current++, server, tool: tool.name, title: tool.title, attempt: 1 }),
+    [run],
+  );
+
+  /** Aborts a running call: the bridge ends it and its open questions leave the list. */
+  const cancelCall = useCallback((id: number) => {
+    running.current.get(id)?.abort(new Error('Cancelled from the page'));
+  }, []);
+
+  /** Runs a failed or cancelled call again, in the same entry. */
+  const retryCall = useCallback(
+    (call: CallState) => {
+      if (running.current.has(call.id)) return;
+      const { id, server, tool, title } = call;
+      run({ id, server, tool, title, attempt: call.attempt + 1 });
+    },
+    [run],
+  );
+
+  return { ...state, callTool, cancelCall, retryCall };
 }

@@ -2,7 +2,7 @@
  * Under the "react-18" vitest project, `react` and `react-dom` are aliased to the npm aliases
  * react-18 / react-dom-18 for code Vite transforms. Packages Node loads itself (Testing Library's
  * CommonJS build, and react-dom-18, which pnpm links to the react@19 peer) bypass those aliases and
- * would mix two Reacts. Import this module FIRST in every React test file: when the aliased React
+ * would mix two Reacts. The react-18 project runs this module first (setupFiles): when the aliased React
  * is 18, it sends Node's own `require('react' | 'react-dom' …)` to the 18 copies as well.
  */
 import { createRequire } from 'node:module';
