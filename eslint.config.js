@@ -1,17 +1,37 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const mcpSdks = ['@modelcontextprotocol/*', '@modelcontextprotocol/**'];
-const react = ['react', 'react/*', 'react-dom', 'react-dom/*', 'react-18', 'react-dom-18'];
+const mcpSdks = {
+  names: ['@modelcontextprotocol/*', '@modelcontextprotocol/**'],
+  pattern: '^@modelcontextprotocol/',
+};
+const react = {
+  names: ['react', 'react/*', 'react-dom', 'react-dom/*', 'react-18', 'react-dom-18'],
+  pattern: '^react(-dom)?(-18)?(/|$)',
+};
+const waitfor = (...packages) => ({
+  names: packages.flatMap((name) => [`@waitfor/${name}`, `@waitfor/${name}/*`]),
+  pattern: `^@waitfor/(${packages.join('|')})(/|$)`,
+});
 
-/** The layering of design.md: arrows are the only allowed imports. */
-const layer = (files, patterns) => ({
+/**
+ * The layering of design.md: arrows are the only allowed imports. Static imports are checked by
+ * no-restricted-imports, dynamic `import()` by no-restricted-syntax.
+ */
+const layer = (files, groups) => ({
   files,
   ignores: ['**/*.test.ts', '**/*.test.tsx', '**/__fixtures__/**', '**/__tests__/**'],
   rules: {
     'no-restricted-imports': [
       'error',
-      { patterns: patterns.map((group) => ({ group: group.names, message: group.message })) },
+      { patterns: groups.map((group) => ({ group: group.names, message: group.message })) },
+    ],
+    'no-restricted-syntax': [
+      'error',
+      ...groups.map((group) => ({
+        selector: `ImportExpression[source.value=/${group.pattern.replaceAll('/', '\\/')}/]`,
+        message: group.message,
+      })),
     ],
   },
 });
@@ -20,22 +40,21 @@ export const layering = [
   layer(
     ['packages/core/src/**'],
     [
-      { names: react, message: 'core knows nothing of React (design.md layering).' },
-      { names: mcpSdks, message: 'core knows nothing of MCP (design.md layering).' },
-      { names: ['@waitfor/*'], message: 'core imports no other @waitfor package.' },
+      { ...react, message: 'core knows nothing of React (design.md layering).' },
+      { ...mcpSdks, message: 'core knows nothing of MCP (design.md layering).' },
+      {
+        names: ['@waitfor/*'],
+        pattern: '^@waitfor/',
+        message: 'core imports no other @waitfor package.',
+      },
     ],
   ),
   layer(
     ['packages/react/src/**'],
     [
-      { names: mcpSdks, message: 'react answers Requests; it does not speak MCP.' },
+      { ...mcpSdks, message: 'react answers Requests; it does not speak MCP.' },
       {
-        names: [
-          '@waitfor/mcp-bridge',
-          '@waitfor/mcp-bridge/*',
-          '@waitfor/legacy-spec',
-          '@waitfor/legacy-spec/*',
-        ],
+        ...waitfor('mcp-bridge', 'legacy-spec'),
         message: 'react imports only @waitfor/core (design.md layering).',
       },
     ],
@@ -44,26 +63,18 @@ export const layering = [
     ['packages/mcp-bridge/src/**'],
     [
       {
-        names: [
-          '@waitfor/legacy-spec',
-          '@waitfor/legacy-spec/*',
-          '@waitfor/react',
-          '@waitfor/react/*',
-        ],
+        ...waitfor('legacy-spec', 'react'),
         message:
           'mcp-bridge never imports legacy-spec or react; legacy-spec plugs into the bridge.',
       },
-      { names: react, message: 'mcp-bridge knows nothing of React.' },
+      { ...react, message: 'mcp-bridge knows nothing of React.' },
     ],
   ),
   layer(
     ['packages/legacy-spec/src/**'],
     [
-      {
-        names: ['@waitfor/react', '@waitfor/react/*'],
-        message: 'legacy-spec never imports react.',
-      },
-      { names: react, message: 'legacy-spec knows nothing of React.' },
+      { ...waitfor('react'), message: 'legacy-spec never imports react.' },
+      { ...react, message: 'legacy-spec knows nothing of React.' },
     ],
   ),
 ];

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
@@ -8,7 +9,9 @@ const eslint = new ESLint({ cwd: new URL('..', import.meta.url).pathname });
 async function restrictedImports(file: string, source: string): Promise<string[]> {
   const [result] = await eslint.lintText(source, { filePath: file });
   return (result?.messages ?? [])
-    .filter((message) => message.ruleId === 'no-restricted-imports')
+    .filter((message) =>
+      ['no-restricted-imports', 'no-restricted-syntax'].includes(message.ruleId ?? ''),
+    )
     .map((message) => message.message);
 }
 
@@ -25,6 +28,14 @@ const forbidden: Array<[string, string]> = [
   ['packages/mcp-bridge/src/layer.ts', "import { legacySpec } from '@waitfor/legacy-spec';"],
   ['packages/mcp-bridge/src/layer.ts', "import { useState } from 'react';"],
   ['packages/legacy-spec/src/layer.ts', "import { RequestList } from '@waitfor/react';"],
+  // Dynamic imports are held to the same arrows.
+  ['packages/core/src/layer.ts', "export const load = () => import('react');"],
+  [
+    'packages/core/src/layer.ts',
+    "export const load = () => import('@modelcontextprotocol/sdk/types.js');",
+  ],
+  ['packages/react/src/layer.ts', "export const load = () => import('@waitfor/mcp-bridge');"],
+  ['packages/mcp-bridge/src/layer.ts', "export const load = () => import('@waitfor/legacy-spec');"],
 ];
 
 const allowed: Array<[string, string]> = [
@@ -35,6 +46,11 @@ const allowed: Array<[string, string]> = [
     "import type { Client } from '@modelcontextprotocol/client';",
   ],
   ['packages/legacy-spec/src/layer.ts', "import { attachWaitFor } from '@waitfor/mcp-bridge';"],
+  [
+    'packages/mcp-bridge/src/layer.ts',
+    "export const load = () => import('@modelcontextprotocol/client');",
+  ],
+  ['packages/react/src/layer.ts', "export const load = () => import('react-dom/client');"],
 ];
 
 describe('layering lint rule', () => {
@@ -44,5 +60,26 @@ describe('layering lint rule', () => {
 
   it.each(allowed)('allows in %s: %s', async (file, source) => {
     expect(await restrictedImports(file, `${source}\nexport {};\n`)).toEqual([]);
+  });
+});
+
+// The manifests follow the same arrows: what a package may import at run time is what it may depend on.
+const manifest = (name: string): Record<string, Record<string, string> | undefined> =>
+  JSON.parse(readFileSync(new URL(`../packages/${name}/package.json`, import.meta.url), 'utf8'));
+const runtimeDependencies = (name: string): string[] => {
+  const { dependencies, peerDependencies } = manifest(name);
+  return [...Object.keys(dependencies ?? {}), ...Object.keys(peerDependencies ?? {})];
+};
+
+describe('package dependencies follow the layering', () => {
+  it.each([
+    ['core', /^(@waitfor\/|@modelcontextprotocol\/|react)/],
+    ['react', /^(@waitfor\/(mcp-bridge|legacy-spec)|@modelcontextprotocol\/)/],
+    ['mcp-bridge', /^(@waitfor\/(legacy-spec|react)|react)/],
+    ['legacy-spec', /^(@waitfor\/react|react)/],
+  ])('%s depends on nothing it may not import', (name, forbidden) => {
+    expect(runtimeDependencies(name).filter((dependency) => forbidden.test(dependency))).toEqual(
+      [],
+    );
   });
 });
