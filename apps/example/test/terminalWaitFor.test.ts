@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import type { Request } from '@waitfor/core';
 import { validateFormAnswer } from '@waitfor/core/form';
 import { afterEach, describe, expect, it } from 'vitest';
+import { cleanText } from '../src/terminal/cleanText.js';
 import { createLineReader, InputEndedError } from '../src/terminal/lineReader.js';
 import { createTerminalWaitFor } from '../src/terminal/terminalWaitFor.js';
 import type { TerminalWaitFor } from '../src/terminal/terminalWaitFor.js';
@@ -305,6 +306,140 @@ describe('createTerminalWaitFor', () => {
     await script([[/Decline \(d\) or cancel \(c\)\? \[c\]:/, '']]);
     expect(await answer).toEqual({ id: 'bad-1', ok: false, reason: 'cancelled' });
     expect(output()).toContain('The form cannot be shown');
+  });
+});
+
+// ESC, CSI (ESC [ or C1 0x9b), OSC strings, every other C0/C1 control and DEL — all but the line feed.
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const controlCharacters = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
+const ESC = '\u001b';
+
+describe('server text reaches the terminal without control characters', () => {
+  it('shows the parsed href of a URL carrying escape sequences, and a prompt without them', async () => {
+    const { terminal, script, output } = openTerminal();
+    // Raw, this would erase the line, move to column 1 and print a trusted address over the real one.
+    const url = `https://evil.example/${ESC}[2K${ESC}[1Ghttps://bank.example/login`;
+    const answer = terminal.waitFor({
+      id: 'url-esc',
+      kind: 'authorization',
+      prompt: `Sign in${ESC}[31m now${ESC}[0m${ESC}]8;;https://evil.example/${ESC}\\ here${ESC}]8;;\u0007.\u009b2J\rDone\u202e`,
+      url,
+      data: {
+        origin: { server: `Bank${ESC}[8m hidden`, era: `modern${ESC}[A`, tool: 'pay\u0007' },
+      },
+    });
+    await script([[/n = decline, c = cancel\):/, 'n']]);
+    expect(await answer).toEqual({ id: 'url-esc', ok: false, reason: 'declined' });
+    const shown = output();
+    expect(shown).not.toMatch(controlCharacters);
+    expect(shown).not.toContain('\u202e');
+    expect(shown).toContain(`  URL:  ${new URL(url).href}\n`);
+    expect(shown).toContain(
+      '  URL:  https://evil.example/%1B[2K%1B[1Ghttps://bank.example/login\n',
+    );
+    expect(shown).toContain('  Host: evil.example\n');
+    expect(shown).toContain('Bank hidden asks (modern era, tool pay)');
+    expect(shown).toContain('Sign in now here.\nDone\n');
+  });
+
+  it('cleans a URL that cannot be parsed before showing it', async () => {
+    const { terminal, script, output } = openTerminal();
+    const answer = terminal.waitFor({
+      id: 'url-bad',
+      kind: 'authorization',
+      prompt: 'Open this.',
+      url: `ht${ESC}[2Ktp://not a url${ESC}]8;;https://x.example/\u0007`,
+    });
+    await script([[/Decline \(d\) or cancel \(c\)\? \[d\]:/, '']]);
+    expect(await answer).toEqual({ id: 'url-bad', ok: false, reason: 'declined' });
+    expect(output()).not.toMatch(controlCharacters);
+    expect(output()).toContain('  URL:  http://not a url\n');
+    expect(output()).toContain('This is not a valid URL');
+  });
+
+  it("cleans a form's titles, descriptions, option labels, re-ask messages and values", async () => {
+    const { terminal, script, output } = openTerminal();
+    const schema = {
+      type: 'object',
+      properties: {
+        name: {
+          type: 'string',
+          title: `Name${ESC}[2K\u0085`,
+          description: `Your name${ESC}[5m\nreally`,
+        },
+        plan: {
+          type: 'string',
+          title: 'Plan',
+          oneOf: [
+            { const: 'free', title: `Free${ESC}[32m` },
+            { const: 'pro', title: `Pro\u009b1;1H` },
+          ],
+        },
+      },
+      required: ['name', 'plan'],
+    };
+    const answer = terminal.waitFor({
+      id: 'form-esc',
+      kind: 'input',
+      prompt: 'Again.',
+      data: {
+        schema,
+        origin,
+        // A re-ask as the bridge sends it; plus junk that must be ignored without a crash.
+        values: { name: `A${ESC}[31m`, plan: 'pro' },
+        errors: {
+          name: `Too short${ESC}]0;owned\u0007.`,
+          plan: { message: 'not a string' },
+          unknown: 'No such field.',
+        } as unknown as Record<string, string>,
+        attempt: 2,
+      },
+    });
+    await script([
+      [/\[a\]:/, ''],
+      // Only the field with a message is asked again; its value is the cleaned one shown.
+      [/Name \* \[A\]:/, 'Ada'],
+      [/\[s\]:/, 's'],
+    ]);
+    expect(await answer).toEqual({ id: 'form-esc', ok: true, data: { name: 'Ada', plan: 'pro' } });
+    const shown = output();
+    expect(shown).not.toMatch(controlCharacters);
+    expect(shown).toContain('  ! Too short.\n');
+    expect(shown).toContain('  Your name really\n');
+    expect(shown).toContain('  Plan: Pro\n');
+    expect(shown).not.toContain('not a string');
+    expect(shown).not.toContain('No such field.');
+  });
+});
+
+describe('cleanText', () => {
+  it.each([
+    ['SGR colours', `${ESC}[1;31mred${ESC}[0m`, 'red'],
+    ['cursor moves and erases', `a${ESC}[2K${ESC}[10;1H${ESC}[Ab`, 'ab'],
+    ['a C1 CSI', 'a\u009b2Jb', 'ab'],
+    [
+      'an OSC 8 hyperlink ended by BEL',
+      `${ESC}]8;;https://evil/\u0007bank${ESC}]8;;\u0007`,
+      'bank',
+    ],
+    ['an OSC title ended by ST', `${ESC}]0;title${ESC}\\text`, 'text'],
+    ['a C1 OSC ended by C1 ST', '\u009d0;title\u009ctext', 'text'],
+    ['an unterminated OSC', `text${ESC}]8;;https://evil/ everything after`, 'text'],
+    ['a DCS string', `${ESC}Pq#0;2;0;0;0${ESC}\\ok`, 'ok'],
+    ['two-byte escapes', `${ESC}7a${ESC}8${ESC}(Bb${ESC}c`, 'ab'],
+    ['a lone ESC at the end', `a${ESC}`, 'a'],
+    ['NUL, BEL, backspace, DEL and NEL', 'a\u0000\u0007\b\u007f\u0085b', 'ab'],
+    ['bidi overrides and isolates', 'abc\u202egnp.exe\u2066x\u2069', 'abcgnp.exex'],
+    ['carriage returns and tabs', 'one\rtwo\tthree\r\nfour', 'one two three four'],
+    ['ordinary Unicode', 'Grüße 中文 ─ … 🙂', 'Grüße 中文 ─ … 🙂'],
+  ])('removes %s', (_name, text, expected) => {
+    expect(cleanText(text)).toBe(expected);
+    expect(cleanText(text)).not.toMatch(controlCharacters);
+  });
+
+  it('keeps line breaks as LF only when asked (a prompt), never a carriage return', () => {
+    expect(cleanText('one\ntwo\r\nthree\rfour')).toBe('one two three four');
+    expect(cleanText(`one\ntwo\r\nthree\rfour${ESC}[2K`, true)).toBe('one\ntwo\nthree\nfour');
   });
 });
 

@@ -20,6 +20,12 @@ export interface RequestOrigin {
 export interface RequestData {
   schema?: unknown;
   origin?: RequestOrigin;
+  /** A re-asked form: one message per field that the previous answer got wrong. */
+  errors?: Record<string, string>;
+  /** A re-asked form: the values the person gave last time, to show again over the defaults. */
+  values?: Record<string, unknown>;
+  /** A re-asked form: which attempt this is (the first re-ask is 2). */
+  attempt?: number;
   [key: string]: unknown;
 }
 

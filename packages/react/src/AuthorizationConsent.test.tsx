@@ -1,6 +1,7 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createInbox, decline } from '@waitfor/core';
 import type { Request } from '@waitfor/core';
 import { AuthorizationConsent, inspectUrl } from '@waitfor/react';
 import { ask, renderWithInbox } from './__tests__/harness.js';
@@ -120,6 +121,40 @@ describe('AuthorizationConsent', () => {
     setup(undefined);
     expect(screen.getByRole('button', { name: /^Open/ })).toHaveProperty('disabled', true);
     expect(screen.getByRole('alert').textContent).toMatch(/No address/);
+  });
+
+  it('opens nothing when the Request expired before the click (the consent was not delivered)', async () => {
+    const user = userEvent.setup();
+    const open = vi.fn();
+    let now = Date.now();
+    const inbox = createInbox({ now: () => now });
+    const request = {
+      ...consentRequest('https://login.example.com/authorize'),
+      expiresAt: new Date(now + 60_000).toISOString(),
+    };
+    renderWithInbox(<AuthorizationConsent request={request} open={open} />, inbox);
+    const answer = ask(inbox, request);
+    // The clock passes expiresAt before the expiry timer runs (a sleeping laptop, a throttled tab):
+    // the button is still there, but the inbox refuses the late consent.
+    now += 61_000;
+    await user.click(screen.getByRole('button', { name: 'Open login.example.com' }));
+    await expect(answer).resolves.toEqual({ id: 'auth-1', ok: false, reason: 'expired' });
+    expect(open).not.toHaveBeenCalled();
+    expect(screen.queryByRole('button', { name: /^Open/ })).toBeNull();
+  });
+
+  it('opens nothing when the Request was answered elsewhere just before the click', async () => {
+    const user = userEvent.setup();
+    const { open, answer, inbox } = setup('https://login.example.com/authorize');
+    const button = screen.getByRole('button', { name: 'Open login.example.com' });
+    // Another view (another tab, a policy) declines while this click is on its way: the click's
+    // native event reaches the window first, before React has re-rendered this view.
+    const elsewhere = () => inbox.answer(decline(consentRequest(undefined)));
+    window.addEventListener('click', elsewhere, { capture: true, once: true });
+    await user.click(button);
+    await expect(answer).resolves.toEqual({ id: 'auth-1', ok: false, reason: 'declined' });
+    expect(open).not.toHaveBeenCalled();
+    expect(screen.getByRole('status').textContent).toMatch(/Answered elsewhere/);
   });
 
   it('decline and cancel send their answers without opening anything', async () => {

@@ -20,7 +20,8 @@ function openInNewTab(url: string): void {
 
 /**
  * Asks consent before a person visits a URL: the full URL as text with its host highlighted,
- * warnings for look-alike hosts, only http/https openable, nothing opened or fetched before a click.
+ * warnings for look-alike hosts, only http/https openable, nothing opened or fetched before a click,
+ * and nothing opened unless the consent settled the Request.
  */
 export function AuthorizationConsent({ request, open = openInNewTab }: AuthorizationConsentProps) {
   const view = useRequestView(request);
@@ -57,9 +58,9 @@ export function AuthorizationConsent({ request, open = openInNewTab }: Authoriza
             disabled={!url.openable}
             aria-describedby={notes.length > 0 ? `${id}-notes` : undefined}
             onClick={() => {
-              if (!url.openable) return;
-              open(url.text);
-              view.settle(accept(request));
+              // Open only a consent that was delivered: the Request may have expired or been
+              // answered elsewhere since this render, and then nobody waits for the visit.
+              if (url.openable && view.settle(accept(request))) open(url.text);
             }}
           >
             Open {url.host === undefined ? 'link' : `${url.host}${port}`}

@@ -231,6 +231,80 @@ describe('ElicitationForm with the server-everything schema', { timeout: 20_000 
     await expect(answer).resolves.toMatchObject({ id: 'broken', ok: false, reason: 'declined' });
   });
 
+  it("a re-ask shows the person's values and the server's messages; the fixed values are sent", async () => {
+    // What mcp-bridge asks after an invalid answer: a fresh id, the same schema, the person's
+    // values, one message per refused field, and the attempt number.
+    const reAsk: Request = {
+      ...everythingRequest,
+      id: 'elc-everything-2',
+      data: {
+        ...everythingRequest.data,
+        values: {
+          name: 'Ada Lovelace',
+          check: true,
+          email: 'ada(at)example.com',
+          integer: 500,
+          untitledMultipleSelectEnum: ['Piano'],
+          titledSingleSelectEnum: 'hero-2',
+        },
+        errors: {
+          email: 'Expected an email address.',
+          integer: 'Must be at most 100.',
+          nonsense: 'A field that does not exist.',
+        },
+        attempt: 2,
+      },
+    };
+    const { user, answer } = setup(reAsk);
+    expect(document.querySelector('[data-waitfor-attempt]')?.textContent).toBe('Attempt 2');
+    // The person's values, not the defaults.
+    expect(field('String')).toHaveProperty('value', 'Ada Lovelace');
+    expect(field('Boolean')).toHaveProperty('checked', true);
+    expect(field('Integer')).toHaveProperty('value', '500');
+    expect(field('Titled Single Select Enum')).toHaveProperty('value', 'hero-2');
+    const instruments = screen.getByRole('group', { name: /^Untitled Multiple Select Enum/ });
+    expect(within(instruments).getByLabelText('Piano')).toHaveProperty('checked', true);
+    expect(within(instruments).getByLabelText('Guitar')).toHaveProperty('checked', false);
+    // A field the re-ask did not mention keeps its default.
+    expect(field('String with default')).toHaveProperty('value', 'It was a dark and stormy night.');
+    // The messages are on their fields, announced; the unknown one is nowhere.
+    expect(field('String with email format').getAttribute('aria-invalid')).toBe('true');
+    expect(field('Integer').getAttribute('aria-invalid')).toBe('true');
+    expect(field('String').getAttribute('aria-invalid')).toBeNull();
+    expect(screen.getAllByRole('alert').map((alert) => alert.textContent)).toEqual([
+      'Expected an email address.',
+      'Must be at most 100.',
+    ]);
+    expect(screen.queryByText(/does not exist/)).toBeNull();
+
+    await user.clear(field('String with email format'));
+    await user.type(field('String with email format'), 'ada@example.com');
+    await user.clear(field('Integer'));
+    await user.type(field('Integer'), '7');
+    expect(screen.queryAllByRole('alert')).toEqual([]);
+    await user.click(screen.getByRole('button', { name: 'Accept' }));
+    const result = await answer;
+    expect(result).toMatchObject({
+      id: 'elc-everything-2',
+      ok: true,
+      data: {
+        name: 'Ada Lovelace',
+        check: true,
+        email: 'ada@example.com',
+        integer: 7,
+        untitledMultipleSelectEnum: ['Piano'],
+        titledSingleSelectEnum: 'hero-2',
+        firstLine: 'It was a dark and stormy night.',
+      },
+    });
+    expect(validateFormAnswer(everythingElicitationSchema, result.data).ok).toBe(true);
+  });
+
+  it('a first ask shows no attempt number', () => {
+    setup();
+    expect(document.querySelector('[data-waitfor-attempt]')).toBeNull();
+  });
+
   it('names the server, or says "Unknown server"', () => {
     setup({
       id: 'anon',

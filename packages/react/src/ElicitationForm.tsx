@@ -14,20 +14,21 @@ export interface ElicitationFormProps {
 
 /**
  * An unstyled form for a `kind:"input"` Request: every field kind as a labelled native control,
- * errors announced, and Accept / Decline / Cancel.
+ * errors announced, and Accept / Decline / Cancel. A re-ask shows the person's last values, the
+ * refused fields' messages and its attempt number.
  */
 export function ElicitationForm({ request }: ElicitationFormProps) {
   const view = useRequestView(request);
   const form = useElicitationForm(request, { onAnswer: view.settle });
   const id = useId();
   const formRef = useRef<HTMLFormElement>(null);
-  const [attempt, setAttempt] = useState(0);
+  const [refusals, setRefusals] = useState(0);
 
   // After a refused accept, move keyboard focus to the first field that needs attention.
   useEffect(() => {
-    if (attempt === 0) return;
+    if (refusals === 0) return;
     formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-  }, [attempt]);
+  }, [refusals]);
 
   return (
     <RequestFrame request={request} status={view.status}>
@@ -37,9 +38,13 @@ export function ElicitationForm({ request }: ElicitationFormProps) {
         aria-label={request.prompt}
         onSubmit={(event) => {
           event.preventDefault();
-          if (!form.accept()) setAttempt((count) => count + 1);
+          if (!form.accept()) setRefusals((count) => count + 1);
         }}
       >
+        {/* A re-ask: the server refused the last answer; its messages are on the fields below. */}
+        {form.attempt !== undefined && form.attempt > 1 ? (
+          <p data-waitfor-attempt="">Attempt {form.attempt}</p>
+        ) : null}
         {form.schemaError ? (
           <p role="alert">
             This form cannot be shown: {form.schemaError.message}. You can still decline or cancel.

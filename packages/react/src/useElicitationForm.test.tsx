@@ -152,4 +152,153 @@ describe('useElicitationForm', () => {
     rerender({ current: formRequest(schema, 'other') });
     expect(result.current.values).toEqual({ name: 'x' });
   });
+
+  describe('a re-ask (data.values, data.errors, data.attempt)', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        code: { type: 'string', minLength: 3 },
+        count: { type: 'integer', minimum: 1 },
+        color: { type: 'string', enum: ['red', 'green'], default: 'red' },
+        tags: { type: 'array', items: { type: 'string', enum: ['a', 'b'] } },
+        agree: { type: 'boolean' },
+        note: { type: 'string', default: 'none' },
+      },
+      required: ['code', 'agree'],
+    };
+    const reAsk = (data: Record<string, unknown>, id = 'form-2'): Request => ({
+      id,
+      kind: 'input',
+      prompt: 'Fill in',
+      data: { schema, ...data },
+    });
+
+    it("seeds the person's values over the defaults and shows the messages at once", async () => {
+      const { result, answer } = renderForm(
+        reAsk({
+          values: { code: 'ab', count: '4.5', color: 'green', tags: ['b'], agree: true },
+          errors: { code: 'Too short.', count: 'Expected a whole number.' },
+          attempt: 2,
+        }),
+      );
+      // `note` was not given: its default stays.
+      expect(result.current.values).toEqual({
+        code: 'ab',
+        count: '4.5',
+        color: 'green',
+        tags: ['b'],
+        agree: true,
+        note: 'none',
+      });
+      expect(result.current.errors).toEqual({
+        code: 'Too short.',
+        count: 'Expected a whole number.',
+      });
+      expect(result.current.attempt).toBe(2);
+      act(() => {
+        result.current.setValue('code', 'abc');
+      });
+      expect(result.current.errors).toEqual({ count: 'Expected a whole number.' });
+      act(() => {
+        result.current.setValue('count', '4');
+      });
+      let accepted = false;
+      act(() => {
+        accepted = result.current.accept();
+      });
+      expect(accepted).toBe(true);
+      await expect(answer).resolves.toEqual({
+        id: 'form-2',
+        ok: true,
+        data: { code: 'abc', count: 4, color: 'green', tags: ['b'], agree: true, note: 'none' },
+      });
+    });
+
+    it.each<[string, Record<string, unknown>]>([
+      ['not objects', { values: 'code=ab', errors: 'all wrong', attempt: 'two' }],
+      ['null', { values: null, errors: null, attempt: null }],
+      ['arrays', { values: ['ab'], errors: ['Too short.'], attempt: [2] }],
+      ['numbers', { values: 7, errors: 7, attempt: -1 }],
+      ['a fractional attempt', { attempt: 1.5 }],
+    ])('ignores %s safely: defaults, no messages, no attempt', (_name, data) => {
+      const { result } = renderForm(reAsk(data));
+      expect(result.current.schemaError).toBeUndefined();
+      expect(result.current.values).toEqual({ color: 'red', agree: false, note: 'none' });
+      expect(result.current.errors).toEqual({});
+      expect(result.current.attempt).toBeUndefined();
+    });
+
+    it('takes only string messages and showable values of known fields', () => {
+      const { result } = renderForm(
+        reAsk({
+          values: {
+            code: { nested: true }, // not text
+            count: Number.NaN, // a number control cannot show it
+            color: 'purple', // not an option
+            tags: ['a', 'z'], // one is not an option
+            agree: 'yes', // a checkbox shows only true / false
+            note: 'kept',
+            unknown: 'dropped',
+          },
+          errors: {
+            code: { message: 'not a string' },
+            count: 42,
+            color: '',
+            agree: 'Required.',
+            unknown: 'No such field.',
+            '': 'Expected an object of field values.',
+          },
+        }),
+      );
+      expect(result.current.values).toEqual({ color: 'red', agree: false, note: 'kept' });
+      expect(result.current.errors).toEqual({ agree: 'Required.' });
+    });
+
+    it('never reads inherited keys as values or messages', () => {
+      const inherited = {
+        type: 'object',
+        properties: { constructor: { type: 'string' }, toString: { type: 'string' } },
+      };
+      const inheritedOnly = (value: string) =>
+        Object.create({ constructor: value, toString: value }) as Record<string, unknown>;
+      const { result } = renderForm({
+        id: 'proto',
+        kind: 'input',
+        prompt: 'Fill in',
+        data: {
+          schema: inherited,
+          values: inheritedOnly('from a prototype'),
+          errors: inheritedOnly('A message from a prototype.') as Record<string, string>,
+        },
+      });
+      expect(result.current.schemaError).toBeUndefined();
+      expect(result.current.fields.map((field) => field.name)).toEqual(['constructor', 'toString']);
+      expect(result.current.values).toEqual({});
+      expect(result.current.errors).toEqual({});
+    });
+
+    it('a re-ask in the same component starts from its own values, not the stale typing', () => {
+      const { result, rerender } = renderForm(reAsk({}, 'form-1'));
+      act(() => {
+        result.current.setValue('code', 'x');
+      });
+      rerender({ current: reAsk({ values: { code: 'xy' }, errors: { code: 'Too short.' } }) });
+      expect(result.current.values).toMatchObject({ code: 'xy' });
+      expect(result.current.errors).toEqual({ code: 'Too short.' });
+    });
+  });
+
+  it('a schema that throws something other than an Error still gives a WaitforError', () => {
+    const hostile = {
+      type: 'object',
+      get properties(): unknown {
+        throw 'no properties today';
+      },
+    };
+    const { result } = renderForm(formRequest(hostile));
+    const error = result.current.schemaError;
+    expect(WaitforError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: 'invalid_schema', cause: 'no properties today' });
+    expect(result.current.fields).toEqual([]);
+  });
 });

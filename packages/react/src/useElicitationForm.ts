@@ -1,11 +1,10 @@
 'use client';
 import { useCallback, useMemo, useState } from 'react';
-import { accept, cancel, decline } from '@waitfor/core';
-import type { Answer, Request } from '@waitfor/core';
+import { WaitforError, accept, cancel, decline } from '@waitfor/core';
+import type { Answer, Request, RequestData } from '@waitfor/core';
 import { formDefaults, formFields, parseFormSchema, validateFormAnswer } from '@waitfor/core/form';
 import type { FormField, FormSchema } from '@waitfor/core/form';
 import { useAnswer } from './useAnswer.js';
-import { WaitforReactError } from './waitforReactError.js';
 
 /** Options of useElicitationForm. */
 export interface ElicitationFormOptions {
@@ -20,10 +19,12 @@ export interface ElicitationFormOptions {
 export interface ElicitationFormState {
   /** The fields to render, in schema order; empty when the schema is malformed. */
   fields: readonly FormField[];
-  /** What the person entered so far, seeded with the schema's defaults. */
+  /** What the person entered so far, seeded with a re-ask's `data.values` over the schema's defaults. */
   values: Readonly<Record<string, unknown>>;
-  /** Per-field messages from the last accept attempt. */
+  /** Per-field messages from the last accept attempt, at first a re-ask's `data.errors`. */
   errors: Readonly<Record<string, string>>;
+  /** A re-ask's `data.attempt` (2 for the first re-ask); undefined on a first ask. */
+  attempt: number | undefined;
   /** Set when `data.schema` is malformed: the form cannot be accepted, only declined or cancelled. */
   schemaError: Error | undefined;
   /** Changes one field's value and clears that field's stale message (it does not validate). */
@@ -38,32 +39,63 @@ export interface ElicitationFormState {
 
 type Parsed = { schema: FormSchema; fields: readonly FormField[] } | { error: Error };
 
+interface FormState {
+  id: string;
+  values: Record<string, unknown>;
+  errors: Record<string, string>;
+}
+
 function parse(schema: unknown): Parsed {
   try {
     const parsed = parseFormSchema(schema);
     return { schema: parsed, fields: formFields(parsed) };
   } catch (error) {
+    // parseFormSchema throws WaitforError; a schema object built in-process (a getter, a Proxy) can
+    // throw anything, and the view still needs a message to show.
     return {
       error:
         error instanceof Error
           ? error
-          : new WaitforReactError('invalid_schema', 'The form schema is malformed.', {
-              cause: error,
-            }),
+          : new WaitforError('invalid_schema', 'The form schema cannot be read', { cause: error }),
     };
   }
 }
 
-function seed(parsed: Parsed): Record<string, unknown> {
-  if ('error' in parsed) return {};
-  const values: Record<string, unknown> = { ...formDefaults(parsed.schema) };
-  // A checkbox always shows an answer; for a required boolean that visible "no" is the answer.
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+// Only a value its control shows exactly: what is sent must be what the person sees.
+function fits(field: FormField, value: unknown): boolean {
+  const choice = (each: unknown) => field.options?.some((option) => option.value === each) === true;
+  if (field.kind === 'boolean') return typeof value === 'boolean';
+  if (field.kind === 'select') return choice(value);
+  if (field.kind === 'multiselect') return Array.isArray(value) && value.every(choice);
+  return typeof value === 'string' || Number.isFinite(value);
+}
+
+/**
+ * A fresh form for one Request. A re-ask (mcp-bridge asks again with a new id after an invalid
+ * answer) carries the person's `values` and per-field `errors`: both are untrusted, so only string
+ * messages and showable values of known fields are taken.
+ */
+function seed(request: Request, parsed: Parsed): FormState {
+  const state: FormState = { id: request.id, values: {}, errors: {} };
+  if ('error' in parsed) return state;
+  const data: RequestData = request.data ?? {};
+  const given = isRecord(data.values) ? data.values : {};
+  const messages: Record<string, unknown> = isRecord(data.errors) ? data.errors : {};
+  state.values = { ...formDefaults(parsed.schema) };
   for (const field of parsed.fields) {
-    if (field.kind === 'boolean' && field.required && values[field.name] === undefined) {
-      values[field.name] = false;
+    const { name } = field;
+    if (Object.hasOwn(given, name) && fits(field, given[name])) state.values[name] = given[name];
+    // A checkbox always shows an answer; for a required boolean that visible "no" is the answer.
+    if (field.kind === 'boolean' && field.required && state.values[name] === undefined) {
+      state.values[name] = false;
     }
+    const message = Object.hasOwn(messages, name) ? messages[name] : undefined;
+    if (typeof message === 'string' && message !== '') state.errors[name] = message;
   }
-  return values;
+  return state;
 }
 
 function isEmpty(value: unknown): boolean {
@@ -71,8 +103,9 @@ function isEmpty(value: unknown): boolean {
 }
 
 /**
- * A headless form for a `kind:"input"` Request: fields from `data.schema`, values seeded with
- * defaults, validation on accept only, the person's values kept on error.
+ * A headless form for a `kind:"input"` Request: fields from `data.schema`, values seeded with a
+ * re-ask's `data.values` over the defaults, `data.errors` shown at once, validation on accept
+ * only, the person's values kept on error.
  */
 export function useElicitationForm(
   request: Request,
@@ -82,16 +115,12 @@ export function useElicitationForm(
   const send = options.onAnswer ?? answers.answer;
   const schemaSource = request.data?.schema;
   const parsed = useMemo(() => parse(schemaSource), [schemaSource]);
-  const [state, setState] = useState(() => ({
-    id: request.id,
-    values: seed(parsed),
-    errors: {} as Record<string, string>,
-  }));
-  // Another Request in the same component starts a fresh form; the same one keeps what was typed
-  // even when its object is re-created.
-  const current =
-    state.id === request.id ? state : { id: request.id, values: seed(parsed), errors: {} };
+  const [state, setState] = useState(() => seed(request, parsed));
+  // Another Request in the same component (a re-ask has a new id) starts a fresh form; the same one
+  // keeps what was typed even when its object is re-created.
+  const current = state.id === request.id ? state : seed(request, parsed);
   if (current !== state) setState(current);
+  const attempt = request.data?.attempt;
 
   const setValue = useCallback((name: string, value: unknown) => {
     setState((previous) => {
@@ -118,6 +147,10 @@ export function useElicitationForm(
     fields: 'error' in parsed ? [] : parsed.fields,
     values: current.values,
     errors: current.errors,
+    attempt:
+      typeof attempt === 'number' && Number.isSafeInteger(attempt) && attempt > 0
+        ? attempt
+        : undefined,
     schemaError: 'error' in parsed ? parsed.error : undefined,
     setValue,
     accept: submit,

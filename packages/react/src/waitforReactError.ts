@@ -1,7 +1,7 @@
 const brand = Symbol.for('waitfor.react.error');
 
 /** What went wrong in @waitfor/react. */
-export type WaitforReactErrorCode = 'missing_provider' | 'invalid_schema';
+export type WaitforReactErrorCode = 'missing_provider';
 
 /** The one error class of @waitfor/react; recognised across installed copies by its brand. */
 export class WaitforReactError extends Error {

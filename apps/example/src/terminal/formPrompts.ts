@@ -1,5 +1,9 @@
 import type { FormField } from '@waitfor/core/form';
+import { cleanText } from './cleanText.js';
 import type { LineReader } from './lineReader.js';
+
+/** The part of a LineReader that asks and prints. */
+export type Screen = Pick<LineReader, 'ask' | 'print'>;
 
 /** A choice of a select or multi-select field. */
 interface Option {
@@ -7,16 +11,17 @@ interface Option {
   label: string;
 }
 
+// Labels are shown, values are matched against what the person types: only labels are cleaned.
 const optionsOf = (field: FormField): Option[] =>
   ((field.options ?? []) as Option[]).map((option) => ({
     value: String(option.value),
-    label: String(option.label),
+    label: cleanText(String(option.label)),
   }));
 
 /** The one-line description of a field's constraints, shown after its title. */
 export function describeField(field: FormField): string {
   const parts: string[] = [];
-  if (field.format !== undefined) parts.push(String(field.format));
+  if (field.format !== undefined) parts.push(cleanText(String(field.format)));
   if (field.kind === 'integer') parts.push('whole number');
   if (field.kind === 'number') parts.push('number');
   if (field.minimum !== undefined || field.maximum !== undefined) {
@@ -32,8 +37,12 @@ export function describeField(field: FormField): string {
   return parts.length > 0 ? ` (${parts.join(', ')})` : '';
 }
 
-/** Shows a value the way the person typed or picked it. */
+/** Shows a value the way the person typed or picked it (a re-ask's values come from the server). */
 export function showValue(field: FormField, value: unknown): string {
+  return cleanText(valueText(field, value));
+}
+
+function valueText(field: FormField, value: unknown): string {
   if (value === undefined || value === '') return '—';
   const label = (raw: unknown) =>
     optionsOf(field).find((option) => option.value === String(raw))?.label ?? String(raw);
@@ -58,14 +67,14 @@ function parseChoice(options: Option[], text: string): string | undefined {
  * the schema validation so its messages are the same everywhere.
  */
 export async function askField(
-  reader: LineReader,
+  reader: Screen,
   field: FormField,
   current: unknown,
   signal?: AbortSignal,
 ): Promise<unknown> {
-  const title = `${field.title ?? field.name}${field.required ? ' *' : ''}${describeField(field)}`;
+  const title = `${cleanText(field.title)}${field.required ? ' *' : ''}${describeField(field)}`;
   const fallback = current === undefined ? '' : ` [${showValue(field, current)}]`;
-  if (field.description !== undefined) reader.print(`  ${field.description}`);
+  if (field.description !== undefined) reader.print(`  ${cleanText(field.description)}`);
   for (;;) {
     if (field.kind === 'boolean') {
       const text = (await reader.ask(`${title} (y/n)${fallback}: `, signal)).toLowerCase();

@@ -5,6 +5,7 @@ import type { Connection } from '@waitfor/mcp-bridge';
 import { startExample } from '../host/startExample.js';
 import { callTimeout } from '../web/callTimeout.js';
 import { errorText, resultText } from '../web/resultText.js';
+import { cleanText } from './cleanText.js';
 import { createLineReader, InputEndedError } from './lineReader.js';
 import { createTerminalWaitFor } from './terminalWaitFor.js';
 
@@ -59,11 +60,12 @@ export async function runTerminal(options: RunTerminalOptions = {}): Promise<voi
         ? listed
         : ((listed as { tools?: unknown[] }).tools ?? []);
       for (const tool of tools as Array<{ name: string; title?: string }>) {
+        // Tool names and titles come from the server: shown only once cleaned of control characters.
         choices.push({
           server: server.name,
           connection,
           name: tool.name,
-          title: tool.title ?? tool.name,
+          title: cleanText(String(tool.title ?? tool.name)),
         });
       }
     }
@@ -71,7 +73,9 @@ export async function runTerminal(options: RunTerminalOptions = {}): Promise<voi
     for (;;) {
       reader.print('');
       choices.forEach((choice, index) =>
-        reader.print(`  ${index + 1}) ${choice.server}: ${choice.title} (${choice.name})`),
+        reader.print(
+          `  ${index + 1}) ${choice.server}: ${choice.title} (${cleanText(String(choice.name))})`,
+        ),
       );
       const text = await reader
         .ask('Run which tool? (number, q to quit): ', signal)
@@ -86,15 +90,15 @@ export async function runTerminal(options: RunTerminalOptions = {}): Promise<voi
         reader.print(`"${text}" is not on the list.`);
         continue;
       }
-      reader.print(`Running ${choice.name} on ${choice.server}…`);
+      reader.print(`Running ${cleanText(String(choice.name))} on ${choice.server}…`);
       try {
         const result = await choice.connection.callTool(
           { name: choice.name, arguments: {} },
           { signal, timeout: callTimeout(choice.connection) },
         );
-        reader.print(`\nResult from ${choice.server}: ${resultText(result)}`);
+        reader.print(`\nResult from ${choice.server}: ${cleanText(resultText(result), true)}`);
       } catch (error) {
-        reader.print(`\n${choice.server} failed: ${errorText(error)}`);
+        reader.print(`\n${choice.server} failed: ${cleanText(errorText(error), true)}`);
       }
       if (signal.aborted || reader.ended) break;
     }

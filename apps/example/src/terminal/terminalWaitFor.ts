@@ -3,7 +3,9 @@ import { accept, cancel, decline } from '@waitfor/core';
 import type { Answer, Request, WaitFor, WaitForContext } from '@waitfor/core';
 import { formDefaults, formFields, validateFormAnswer } from '@waitfor/core/form';
 import type { FormField } from '@waitfor/core/form';
+import { cleanText } from './cleanText.js';
 import { askField, showValue } from './formPrompts.js';
+import type { Screen } from './formPrompts.js';
 import { createLineReader } from './lineReader.js';
 import type { LineReader } from './lineReader.js';
 
@@ -28,21 +30,30 @@ const whoAsks = (request: Request): string => {
   const origin = request.data?.origin;
   if (origin === undefined) return 'Unknown server asks';
   const details = [
-    typeof origin.era === 'string' ? `${origin.era} era` : undefined,
-    typeof origin.tool === 'string' ? `tool ${origin.tool}` : undefined,
+    typeof origin.era === 'string' ? `${cleanText(origin.era)} era` : undefined,
+    typeof origin.tool === 'string' ? `tool ${cleanText(origin.tool)}` : undefined,
   ].filter((detail) => detail !== undefined);
-  return `${origin.server} asks${details.length > 0 ? ` (${details.join(', ')})` : ''}`;
+  const server = cleanText(String(origin.server));
+  return `${server} asks${details.length > 0 ? ` (${details.join(', ')})` : ''}`;
+};
+
+// Messages of a re-ask (the bridge's `data.errors`): untrusted, so only strings of known fields.
+const reAskErrors = (request: Request, fields: readonly FormField[]): Record<string, string> => {
+  const given: unknown = request.data?.errors;
+  if (given === null || typeof given !== 'object') return {};
+  const messages: Record<string, string> = {};
+  for (const { name } of fields) {
+    const message = Object.hasOwn(given, name) ? (given as Record<string, unknown>)[name] : '';
+    if (typeof message === 'string' && message !== '') messages[name] = message;
+  }
+  return messages;
 };
 
 // Host names that can pass for another (punycode, non-ASCII) deserve a warning before consent.
 const suspiciousHost = (host: string) =>
   host.split('.').some((label) => label.startsWith('xn--')) || /[^\x21-\x7e]/.test(host);
 
-async function askConsent(
-  reader: LineReader,
-  request: Request,
-  signal?: AbortSignal,
-): Promise<Answer> {
+async function askConsent(reader: Screen, request: Request, signal?: AbortSignal): Promise<Answer> {
   let url: URL | undefined;
   try {
     url = new URL(request.url ?? '');
@@ -50,7 +61,11 @@ async function askConsent(
     url = undefined;
   }
   reader.print(`It asks you to open a page outside this terminal:`);
-  reader.print(`  URL:  ${request.url ?? '(none)'}`);
+  // The parsed href, not the raw text: the URL parser percent-encodes control characters, so an
+  // escape sequence in the URL cannot rewrite what the person reads as "the full URL".
+  reader.print(
+    `  URL:  ${url?.href ?? (request.url === undefined ? '(none)' : cleanText(request.url))}`,
+  );
   if (url === undefined) {
     reader.print('  This is not a valid URL; it cannot be opened.');
     return ask(reader, 'Decline (d) or cancel (c)? [d]: ', ['d', 'c'], signal).then((choice) =>
@@ -78,7 +93,7 @@ async function askConsent(
 }
 
 async function ask(
-  reader: LineReader,
+  reader: Screen,
   prompt: string,
   choices: string[],
   signal?: AbortSignal,
@@ -92,17 +107,13 @@ async function ask(
   }
 }
 
-async function askForm(
-  reader: LineReader,
-  request: Request,
-  signal?: AbortSignal,
-): Promise<Answer> {
+async function askForm(reader: Screen, request: Request, signal?: AbortSignal): Promise<Answer> {
   let fields: readonly FormField[];
   try {
     fields = formFields(request.data?.schema);
   } catch (error) {
     reader.print(
-      `The form cannot be shown: ${error instanceof Error ? error.message : String(error)}`,
+      `The form cannot be shown: ${cleanText(error instanceof Error ? error.message : String(error))}`,
     );
     const choice = await ask(reader, 'Decline (d) or cancel (c)? [c]: ', ['d', 'c'], signal);
     return choice === 'd' ? decline(request) : cancel(request);
@@ -124,14 +135,16 @@ async function askForm(
       ? (previous as Record<string, unknown>)
       : {}),
   };
-  let errors = (request.data?.errors ?? {}) as Record<string, string>;
+  let errors = reAskErrors(request, fields);
   let toAsk =
-    Object.keys(errors).length > 0 ? fields.filter((field) => field.name in errors) : fields;
+    Object.keys(errors).length > 0
+      ? fields.filter((field) => Object.hasOwn(errors, field.name))
+      : fields;
   reader.print('Press Enter to keep the value in [brackets]; * marks a required field.');
   for (;;) {
     for (const field of toAsk) {
-      const message = errors[field.name];
-      if (message !== undefined) reader.print(`  ! ${message}`);
+      const message = Object.hasOwn(errors, field.name) ? errors[field.name] : undefined;
+      if (message !== undefined) reader.print(`  ! ${cleanText(message)}`);
       const value = await askField(reader, field, values[field.name], signal);
       if (value === undefined) delete values[field.name];
       else values[field.name] = value;
@@ -140,15 +153,13 @@ async function askForm(
     if (!checked.ok) {
       errors = checked.errors;
       reader.print('Some answers need another look.');
-      toAsk = fields.filter((field) => field.name in errors);
+      toAsk = fields.filter((field) => Object.hasOwn(errors, field.name));
       if (toAsk.length === 0) toAsk = fields;
       continue;
     }
     reader.print('You are about to send:');
     for (const field of fields)
-      reader.print(
-        `  ${field.title ?? field.name}: ${showValue(field, checked.value[field.name])}`,
-      );
+      reader.print(`  ${cleanText(field.title)}: ${showValue(field, checked.value[field.name])}`);
     const choice = await ask(
       reader,
       'Send (s), edit (e), decline (d) or cancel (c)? [s]: ',
@@ -164,7 +175,7 @@ async function askForm(
 }
 
 async function askApproval(
-  reader: LineReader,
+  reader: Screen,
   request: Request,
   signal?: AbortSignal,
 ): Promise<Answer> {
@@ -184,24 +195,32 @@ async function askApproval(
  * round, may ask at once. Forms render every field kind of the restricted schema and are checked
  * with `validateFormAnswer` before anything is sent; URL requests show the full URL and its host
  * and ask for consent — nothing is ever opened automatically. An abort ends the prompt as cancelled.
+ * Server text is printed only through cleanText: no escape sequence or control character of a
+ * server ever reaches the terminal.
  */
 export function createTerminalWaitFor(options: TerminalWaitForOptions = {}): TerminalWaitFor {
   const reader =
     options.reader ??
     createLineReader(options.input ?? process.stdin, options.output ?? process.stdout);
+  // Every line goes through cleanText as well: a server string that reaches the terminal by a path
+  // not cleaned above still cannot carry an escape sequence.
+  const screen: Screen = {
+    print: (text) => reader.print(cleanText(text, true)),
+    ask: (prompt, signal) => reader.ask(cleanText(prompt, true), signal),
+  };
   let queue: Promise<unknown> = Promise.resolve();
 
   const present = async (request: Request, context?: WaitForContext): Promise<Answer> => {
     const signal = context?.signal as AbortSignal | undefined;
     if (signal?.aborted) return cancel(request, signal.reason);
-    reader.print(rule(whoAsks(request)));
-    reader.print(request.prompt);
+    screen.print(rule(whoAsks(request)));
+    screen.print(cleanText(request.prompt, true));
     try {
-      if (request.kind === 'authorization') return await askConsent(reader, request, signal);
-      if (request.kind === 'input') return await askForm(reader, request, signal);
-      return await askApproval(reader, request, signal);
+      if (request.kind === 'authorization') return await askConsent(screen, request, signal);
+      if (request.kind === 'input') return await askForm(screen, request, signal);
+      return await askApproval(screen, request, signal);
     } catch (error) {
-      if (signal?.aborted) reader.print('\n(The server no longer needs this answer.)');
+      if (signal?.aborted) screen.print('\n(The server no longer needs this answer.)');
       return cancel(request, error);
     }
   };
