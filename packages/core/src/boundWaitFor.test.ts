@@ -119,6 +119,22 @@ describe('boundWaitFor', () => {
     expect(WaitforError.isInstance(cause) && cause.code).toBe('invalid_answer');
   });
 
+  it('ends in expired at once, without asking, when the injected clock gives NaN', async () => {
+    const inner = vi.fn(never);
+    const bound = boundWaitFor(inner, { timeoutMs: 1000, now: () => Number.NaN });
+    await expect(bound(request)).resolves.toEqual({ id: 'r1', ok: false, reason: 'expired' });
+    expect(inner).not.toHaveBeenCalled();
+  });
+
+  it('never asks a malformed Request, even when the inner waitFor would accept it', async () => {
+    const inner = vi.fn(async (incoming: Request) => accept(incoming));
+    const answer = await boundWaitFor(inner)({ ...request, data: { origin: { server: '' } } });
+    expect(answer).toMatchObject({ id: 'r1', ok: false, reason: 'cancelled' });
+    const cause = answerCause(answer);
+    expect(WaitforError.isInstance(cause) && cause.path).toBe('data.origin.server');
+    expect(inner).not.toHaveBeenCalled();
+  });
+
   it('never rejects, even for a malformed Request', async () => {
     const answer = await boundWaitFor(createInbox().waitFor)({ id: 'x', kind: 'input' } as never);
     expect(answer).toMatchObject({ id: 'x', ok: false, reason: 'cancelled' });
@@ -142,8 +158,27 @@ describe('boundWaitFor', () => {
   it('refuses a bad timeoutMs with a typed error', () => {
     for (const timeoutMs of [-1, Number.NaN]) {
       expect(() => boundWaitFor(never, { timeoutMs })).toThrowError(
-        expect.objectContaining({ code: 'invalid_option' }),
+        expect.objectContaining({ code: 'invalid_options', path: 'timeoutMs' }),
       );
     }
   });
+
+  // Before: a malformed expiresAt gave a NaN deadline, so neither it nor timeoutMs set a timer.
+  it.each([undefined, 1000])(
+    'ends a Request with a malformed expiresAt cancelled at once, without asking (timeoutMs %s)',
+    async (timeoutMs) => {
+      const inner = vi.fn(never);
+      const answer = await boundWaitFor(inner, { timeoutMs })({
+        ...request,
+        expiresAt: 'tomorrow',
+      });
+      expect(answer).toEqual({ id: 'r1', ok: false, reason: 'cancelled' });
+      const cause = answerCause(answer);
+      expect(WaitforError.isInstance(cause) && [cause.code, cause.path]).toEqual([
+        'invalid_request',
+        'expiresAt',
+      ]);
+      expect(inner).not.toHaveBeenCalled();
+    },
+  );
 });

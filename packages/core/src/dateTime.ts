@@ -1,7 +1,7 @@
 // RFC 3339 is stricter than Date.parse, which accepts other shapes and rolls Feb 30 over to March:
-// the shape is checked by pattern and the day by a round trip through Date.
+// the shape is checked by pattern (T and Z in either case) and the day by a round trip through Date.
 const dateTimePattern =
-  /^\d{4}-\d\d-\d\d[Tt]([01]\d|2[0-3])(:[0-5]\d){2}(\.\d+)?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
+  /^\d{4}-\d\d-\d\dT([01]\d|2[0-3])(:[0-5]\d){2}(\.\d+)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/i;
 
 /** True for an RFC 3339 full-date (`2026-02-28`). */
 export const isDate = (value: string): boolean => {

@@ -166,6 +166,15 @@ describe('createInbox', () => {
     expect(() => inbox.answer({ id: 'a', ok: 'yes' } as never)).toThrowError(
       expect.objectContaining({ code: 'invalid_answer', path: 'ok' }),
     );
+    // A refusal must say why, an acceptance must not.
+    for (const answer of [
+      { id: 'a', ok: false },
+      { id: 'a', ok: true, reason: 'declined' },
+    ]) {
+      expect(() => inbox.answer(answer)).toThrowError(
+        expect.objectContaining({ code: 'invalid_answer', path: 'reason' }),
+      );
+    }
     expect(inbox.get('a')).toBeDefined();
   });
 });

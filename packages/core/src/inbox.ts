@@ -3,7 +3,7 @@ import { fail } from './check';
 import { parseAnswer } from './parseAnswer';
 import { parseRequest } from './parseRequest';
 import type { Answer, Request, WaitFor } from './types';
-import { endedAnswer, expiryOf, watch } from './watch';
+import { expiryOf, watch } from './watch';
 
 /** A framework-free store of open Requests that a UI lists and answers. */
 export interface Inbox {
@@ -36,7 +36,6 @@ export interface InboxOptions {
 
 interface Entry {
   request: Request;
-  expiresAt: number;
   settle(answer: Answer): void;
 }
 
@@ -61,22 +60,17 @@ export function createInbox(options: InboxOptions = {}): Inbox {
       parseRequest(request);
       const { id } = request;
       if (open.has(id)) fail('duplicate_request', 'id', `Request ${id} is open`);
-      const expiresAt = expiryOf(request);
-      const ended = endedAnswer(request, context.signal, expiresAt, now);
-      if (ended) return resolve(ended);
-      const entry: Entry = {
-        request,
-        expiresAt,
-        settle(answer) {
-          if (open.get(id) !== entry) return;
-          open.delete(id);
-          stop();
-          resolve(answer);
-          changed();
-        },
+      const settle = (answer: Answer): void => {
+        // Only an open entry settles: its watch is stopped here, so nothing calls it again.
+        if (!open.delete(id)) return;
+        stop!();
+        resolve(answer);
+        changed();
       };
-      const stop = watch(request, context.signal, expiresAt, now, entry.settle);
-      open.set(id, entry);
+      // Already aborted or late: resolved at once, never listed.
+      const stop = watch(request, context.signal, now, Infinity, resolve, settle);
+      if (!stop) return;
+      open.set(id, { request, settle });
       changed();
     });
 
@@ -88,21 +82,16 @@ export function createInbox(options: InboxOptions = {}): Inbox {
       return () => void listeners.delete(listener);
     },
     answer(value) {
-      const answer = parseAnswer(value);
-      const entry = open.get(answer.id);
-      if (entry === undefined) return false;
+      const entry = open.get(parseAnswer(value).id);
       // A late answer must not look delivered: the Request ends as expired and the caller learns false.
-      if (entry.expiresAt <= now()) {
-        entry.settle(expire(entry.request));
-        return false;
-      }
-      entry.settle(value);
-      return true;
+      const onTime = entry && expiryOf(entry.request) > now();
+      entry?.settle(onTime ? value : expire(entry.request));
+      return !!onTime;
     },
     cancel(id, cause) {
       const entry = open.get(id);
       entry?.settle(cancel(entry.request, cause));
-      return entry !== undefined;
+      return !!entry;
     },
     get: (id) => open.get(id)?.request,
   };

@@ -38,7 +38,20 @@ describe('parseRequest', () => {
     ['missing prompt', { id: 'a', kind: 'input' }, 'prompt'],
     ['url not a string', { ...valid, url: 3 }, 'url'],
     ['data an array', { ...valid, data: [] }, 'data'],
-    ['origin without server', { ...valid, data: { origin: {} } }, 'data'],
+    ['data.origin null', { ...valid, data: { origin: null } }, 'data.origin'],
+    ['data.origin a string', { ...valid, data: { origin: 'weather' } }, 'data.origin'],
+    ['data.origin an array', { ...valid, data: { origin: ['weather'] } }, 'data.origin'],
+    ['origin without server', { ...valid, data: { origin: {} } }, 'data.origin.server'],
+    [
+      'origin with an empty server',
+      { ...valid, data: { origin: { server: '' } } },
+      'data.origin.server',
+    ],
+    [
+      'origin with a numeric server',
+      { ...valid, data: { origin: { server: 1 } } },
+      'data.origin.server',
+    ],
     ['expiresAt a number', { ...valid, expiresAt: 1 }, 'expiresAt'],
     ['expiresAt not RFC 3339', { ...valid, expiresAt: '2026-07-28 10:00' }, 'expiresAt'],
     ['expiresAt Feb 30', { ...valid, expiresAt: '2026-02-30T00:00:00Z' }, 'expiresAt'],
@@ -92,7 +105,13 @@ describe('parseRequest', () => {
         ),
         prompt: fc.string(),
         url: fc.webUrl(),
-        data: fc.oneof(jsonRecord, fc.record({ origin: fc.record({ server: fc.string() }) })),
+        data: fc.oneof(
+          jsonRecord.filter((data) => !('origin' in data)),
+          fc.record({
+            origin: fc.record({ server: fc.string({ minLength: 1 }), era: fc.string() }),
+            extra: fc.jsonValue(),
+          }),
+        ),
         expiresAt: dateTime,
       },
       { requiredKeys: ['id', 'kind', 'prompt'] },
@@ -110,6 +129,27 @@ describe('parseRequest', () => {
 });
 
 describe('parseAnswer', () => {
+  it('requires a reason exactly when the Answer is a refusal', () => {
+    const shape = fc.record(
+      { id: fc.constant('a'), ok: fc.boolean(), reason: fc.oneof(fc.string(), fc.anything()) },
+      { requiredKeys: ['id', 'ok'] },
+    );
+    fc.assert(
+      fc.property(shape, (value) => {
+        const wellFormed = value.ok
+          ? value.reason === undefined
+          : typeof value.reason === 'string' && value.reason !== '';
+        if (wellFormed) {
+          expect(parseAnswer(value)).toEqual(value);
+        } else {
+          const error = caught(() => parseAnswer(value));
+          expect([error.code, error.path]).toEqual(['invalid_answer', 'reason']);
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('accepts the wire shapes', () => {
     expect(parseAnswer({ id: 'a', ok: true, data: { x: 1 } })).toEqual({
       id: 'a',
@@ -129,6 +169,9 @@ describe('parseAnswer', () => {
     ['missing id', { ok: true }, 'id'],
     ['data not an object', { id: 'a', ok: true, data: 'x' }, 'data'],
     ['reason not a string', { id: 'a', ok: false, reason: 1 }, 'reason'],
+    ['a refusal without a reason', { id: 'a', ok: false }, 'reason'],
+    ['a refusal with an empty reason', { id: 'a', ok: false, reason: '' }, 'reason'],
+    ['an acceptance with a reason', { id: 'a', ok: true, reason: 'declined' }, 'reason'],
     ['unknown key', { id: 'a', ok: true, content: {} }, 'content'],
     ['a string', 'accept', ''],
   ])('rejects %s naming the field', (_name, value, path) => {
@@ -148,14 +191,23 @@ describe('parseAnswer', () => {
       }),
       { numRuns: 2000 },
     );
-    const answer = fc.record(
-      {
-        id: fc.string({ minLength: 1 }),
-        ok: fc.boolean(),
-        data: fc.dictionary(fc.string(), fc.jsonValue()),
-        reason: fc.string(),
-      },
-      { requiredKeys: ['id', 'ok'] },
+    const data = fc.dictionary(fc.string(), fc.jsonValue());
+    const answer = fc.oneof(
+      fc.record(
+        { id: fc.string({ minLength: 1 }), ok: fc.constant(true), data },
+        {
+          requiredKeys: ['id', 'ok'],
+        },
+      ),
+      fc.record(
+        {
+          id: fc.string({ minLength: 1 }),
+          ok: fc.constant(false),
+          data,
+          reason: fc.string({ minLength: 1 }),
+        },
+        { requiredKeys: ['id', 'ok', 'reason'] },
+      ),
     );
     fc.assert(
       fc.property(answer, (value) => {

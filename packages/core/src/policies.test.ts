@@ -47,6 +47,18 @@ describe('withPolicies', () => {
     expect(waitFor).not.toHaveBeenCalled();
   });
 
+  it('rejects a malformed policy Answer with invalid_answer, without asking', async () => {
+    const waitFor = person();
+    const error = await withPolicies(waitFor, (request) => ({ id: request.id, ok: false }))(
+      from('a'),
+    ).catch((reason: unknown) => reason);
+    expect(WaitforError.isInstance(error) && [error.code, error.path]).toEqual([
+      'invalid_answer',
+      'reason',
+    ]);
+    expect(waitFor).not.toHaveBeenCalled();
+  });
+
   it('rejects a policy Answer for another id with answer_mismatch', async () => {
     const error = await withPolicies(person(), () => accept('other'))(from('a')).catch(
       (reason: unknown) => reason,

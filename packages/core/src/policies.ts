@@ -1,5 +1,5 @@
 import { decline } from './answers';
-import { fail } from './check';
+import { answerTo } from './parseAnswer';
 import { requestOrigin } from './requestOrigin';
 import type { Answer, Request, WaitFor, WaitForContext } from './types';
 
@@ -11,17 +11,15 @@ export type Policy = (
 
 /**
  * Puts policies in front of a waitFor. They run in order; the first one that answers wins and the
- * person is never asked. An Answer for another id rejects with `answer_mismatch`.
+ * person is never asked. A malformed policy Answer rejects with `invalid_answer`, an Answer for another
+ * id with `answer_mismatch`.
  */
 export const withPolicies =
   (waitFor: WaitFor, ...policies: Policy[]): WaitFor =>
   async (request, context = {}) => {
     for (const policy of policies) {
       const answer = await policy(request, context);
-      if (answer) {
-        if (answer.id !== request.id) fail('answer_mismatch', 'id', `Answer for ${answer.id}`);
-        return answer;
-      }
+      if (answer) return answerTo(request, answer);
     }
     return waitFor(request, context);
   };
@@ -41,11 +39,11 @@ const byName = (
   return declineIf((request) => set.has(pick(request)!) === inSet);
 };
 
-const kindOf = (request: Request): string => request.kind;
 const serverOf = (request: Request): string | undefined => requestOrigin(request)?.server;
 
 /** Declines Requests of the given kinds (e.g. `['authorization']` on a headless host). */
-export const declineKinds = (kinds: Iterable<string>): Policy => byName(kinds, kindOf, true);
+export const declineKinds = (kinds: Iterable<string>): Policy =>
+  byName(kinds, (request) => request.kind, true);
 
 /** Declines Requests from the named servers (`data.origin.server`). */
 export const declineServers = (names: Iterable<string>): Policy => byName(names, serverOf, true);

@@ -10,7 +10,10 @@ const host = globalThis as unknown as TimerHost;
 // setTimeout fires at once for delays past 2^31-1 ms (about 24.8 days); longer waits are chained.
 const longestDelay = 2_147_483_647;
 
-/** Runs `callback` after `delay` ms (any length); returns a function that cancels it. */
+/**
+ * Runs `callback` after `delay` ms (any length; never for Infinity, so no timer keeps a process
+ * alive); returns a function that cancels it.
+ */
 export const schedule = (delay: number, callback: () => void): (() => void) => {
   let handle: unknown;
   const step = (remaining: number): void => {
@@ -19,6 +22,6 @@ export const schedule = (delay: number, callback: () => void): (() => void) => {
       Math.min(remaining, longestDelay),
     );
   };
-  step(delay); // a negative delay runs on the next turn, like 0
+  if (delay < Infinity) step(delay); // a negative delay runs on the next turn, like 0
   return () => host.clearTimeout(handle);
 };

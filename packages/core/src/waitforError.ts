@@ -5,7 +5,7 @@ export type WaitforErrorCode =
   | 'invalid_request'
   | 'invalid_answer'
   | 'invalid_schema'
-  | 'invalid_option'
+  | 'invalid_options'
   | 'duplicate_request'
   | 'answer_mismatch';
 

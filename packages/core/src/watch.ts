@@ -5,37 +5,30 @@ import type { AbortSignalLike, Answer, Request } from './types';
 
 // The two ways a wait ends without an answer, shared by boundWaitFor and the inbox.
 
-/** Epoch ms of the Request's `expiresAt`, Infinity when it has none (NaN when it is malformed). */
+/** Epoch ms of a parsed Request's `expiresAt`, Infinity when it has none. */
 export const expiryOf = (request: Request): number =>
-  request.expiresAt === undefined ? Infinity : parseDateTime(request.expiresAt);
-
-/** The Answer a wait has already come to before it starts: cancelled if aborted, expired if late. */
-export const endedAnswer = (
-  request: Request,
-  signal: AbortSignalLike | undefined,
-  deadline: number,
-  now: () => number,
-): Answer | undefined =>
-  signal?.aborted
-    ? cancel(request, signal.reason)
-    : deadline <= now()
-      ? expire(request)
-      : undefined;
+  request.expiresAt ? parseDateTime(request.expiresAt) : Infinity;
 
 /**
- * Calls `end` with a cancelled Answer when `signal` aborts, or an expired one at `deadline`.
- * Returns the function that stops watching; call it once the wait is over, so nothing is left behind.
+ * Watches a parsed Request: `end` gets a cancelled Answer when `signal` aborts, an expired one at
+ * `expiresAt` or `timeoutMs` from now, whichever comes first. When the wait has already come to
+ * an Answer (aborted or late), `ended` gets it at once, nothing is watched and undefined is
+ * returned; else the function that stops watching, to call once the wait is over.
  */
 export const watch = (
   request: Request,
   signal: AbortSignalLike | undefined,
-  deadline: number,
   now: () => number,
+  timeoutMs: number,
+  ended: (answer: Answer) => void,
   end: (answer: Answer) => void,
-): (() => void) => {
-  const onAbort = (): void => end(cancel(request, signal?.reason));
-  const stopTimer =
-    deadline < Infinity ? schedule(deadline - now(), () => end(expire(request))) : () => {};
+): (() => void) | void => {
+  const remaining = Math.min(timeoutMs, expiryOf(request) - now());
+  if (signal?.aborted) return ended(cancel(request, signal.reason));
+  // Not `<= 0`: a clock that gives NaN must end the wait, not leave it without a timer.
+  if (!(remaining > 0)) return ended(expire(request));
+  const onAbort = (): void => end(cancel(request, signal!.reason));
+  const stopTimer = schedule(remaining, () => end(expire(request)));
   signal?.addEventListener('abort', onAbort);
   return () => {
     stopTimer();
