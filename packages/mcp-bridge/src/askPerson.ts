@@ -5,6 +5,9 @@
  * Request id, `data.errors` per field, `data.values` = what the person gave) up to `maxAttempts`
  * times, then the question is answered `cancel`. Accepted forms carry schema defaults for omitted
  * fields and coerced values. A URL-mode accept carries no content (consent only).
+ *
+ * Every question pays for this path, so the params and the schema are checked once per question
+ * and the abort race allocates one promise.
  */
 import {
   createRequestId,
@@ -13,6 +16,7 @@ import {
   type Request,
   type RequestOrigin,
   type WaitFor,
+  type WaitForContext,
 } from '@waitfor/core';
 import { parseFormSchema, validateFormAnswer, type FormSchema } from '@waitfor/core/form';
 import { BridgeError } from './bridgeError';
@@ -20,6 +24,7 @@ import {
   answerToElicitResult,
   elicitationToRequest,
   parseElicitationParams,
+  type ElicitationParams,
   type ElicitResult,
 } from './mapping';
 
@@ -33,7 +38,10 @@ export interface AskHooks {
 export interface AskContext {
   waitFor: WaitFor;
   origin: RequestOrigin;
+  /** Ends the wait: checked before and raced against waitFor. */
   signal?: AbortSignalLike | undefined;
+  /** What waitFor receives (default `{signal}`), e.g. a context whose signal is built on first read. */
+  waitForContext?: WaitForContext | undefined;
   /** How many times a person may submit an invalid form before the question is cancelled (≥ 1). */
   maxAttempts: number;
   /** Extension rewrite of the Request (legacy pushes only). */
@@ -47,80 +55,98 @@ const isAborted = (signal: AbortSignalLike | undefined): boolean => signal?.abor
 /** Default number of submissions of an invalid form before the bridge answers cancel. */
 export const DEFAULT_MAX_ATTEMPTS = 3;
 
-// Checking a schema deep-copies it; asking and settling one question (same params object) share one copy.
-const parsedSchemas = new WeakMap<object, FormSchema>();
+/** Elicitation params checked once, with the form's schema parsed (frozen copy). */
+interface CheckedQuestion {
+  params: ElicitationParams;
+  schema?: FormSchema;
+}
 
-function formSchemaOf(schema: Record<string, unknown>): FormSchema {
-  let parsed = parsedSchemas.get(schema);
-  if (parsed === undefined) {
-    parsed = parseFormSchema(schema);
-    parsedSchemas.set(schema, parsed);
+/** Check params and (form mode) their schema; throws 'invalid_params'. */
+function checkQuestion(params: unknown): CheckedQuestion {
+  const parsed = parseElicitationParams(params);
+  if (parsed.mode !== 'form') return { params: parsed };
+  try {
+    return { params: parsed, schema: parseFormSchema(parsed.requestedSchema) };
+  } catch (error) {
+    throw new BridgeError(
+      'invalid_params',
+      `Invalid requestedSchema: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   }
-  return parsed;
+}
+
+function firstRequest(question: CheckedQuestion, origin: RequestOrigin): Request {
+  // Checked params pass the check again unchanged (cheap next to a schema check).
+  const request = elicitationToRequest(question.params);
+  request.data = { ...request.data, origin };
+  return request;
 }
 
 /** Build the first Request for elicitation params, with origin (throws 'invalid_params' on bad params or schema). */
 export function buildElicitationRequest(params: unknown, origin: RequestOrigin): Request {
-  const parsed = parseElicitationParams(params);
-  const request = elicitationToRequest(params);
-  if (parsed.mode === 'form') {
-    try {
-      formSchemaOf(parsed.requestedSchema);
-    } catch (error) {
-      throw new BridgeError(
-        'invalid_params',
-        `Invalid requestedSchema: ${error instanceof Error ? error.message : String(error)}`,
-        { cause: error },
-      );
-    }
-  }
-  return { ...request, data: { ...request.data, origin } };
+  return firstRequest(checkQuestion(params), origin);
 }
+
+const cancelled = (request: Request): Answer => ({
+  id: request.id,
+  ok: false,
+  reason: 'cancelled',
+});
 
 /** Ask one Request through waitFor, reporting it to the hooks; a throwing waitFor becomes 'wait_failed'. */
 export async function askOnce(
   request: Request,
-  context: Pick<AskContext, 'waitFor' | 'signal' | 'hooks'>,
+  context: Pick<AskContext, 'waitFor' | 'signal' | 'waitForContext' | 'hooks'>,
 ): Promise<Answer> {
-  context.hooks?.request?.(request);
-  const signal = context.signal;
+  const { signal, hooks } = context;
+  hooks?.request?.(request);
   if (signal?.aborted === true) {
-    context.hooks?.answer?.(request, { id: request.id, ok: false, reason: 'cancelled' });
+    hooks?.answer?.(request, cancelled(request));
     throw new BridgeError('aborted', 'The call was aborted');
   }
   let answer: Answer;
-  let stopListening = () => {};
+  let onAbort: (() => void) | undefined;
   try {
     // Race the waitFor against the abort: a waitFor that ignores its signal must not hold the call open.
-    const aborted = new Promise<never>((_resolve, reject) => {
-      const onAbort = () =>
-        reject(new BridgeError('aborted', 'The call was aborted', { cause: signal?.reason }));
-      signal?.addEventListener('abort', onAbort, { once: true });
-      stopListening = () => signal?.removeEventListener('abort', onAbort);
+    answer = await new Promise<Answer>((resolve, reject) => {
+      if (signal !== undefined) {
+        onAbort = () =>
+          reject(new BridgeError('aborted', 'The call was aborted', { cause: signal.reason }));
+        signal.addEventListener('abort', onAbort, { once: true });
+      }
+      const waitForContext = context.waitForContext ?? (signal === undefined ? {} : { signal });
+      Promise.resolve(context.waitFor(request, waitForContext)).then(resolve, reject);
     });
-    answer = await Promise.race([
-      context.waitFor(request, signal === undefined ? {} : { signal }),
-      aborted,
-    ]);
   } catch (error) {
-    const failed: Answer = { id: request.id, ok: false, reason: 'cancelled' };
-    context.hooks?.answer?.(request, failed);
-    if (BridgeError.isInstance(error) || isAborted(signal)) {
-      throw BridgeError.isInstance(error)
-        ? error
-        : new BridgeError('aborted', 'The call was aborted', { cause: error });
-    }
+    hooks?.answer?.(request, cancelled(request));
+    if (BridgeError.isInstance(error)) throw error;
+    if (isAborted(signal))
+      throw new BridgeError('aborted', 'The call was aborted', { cause: error });
     throw new BridgeError('wait_failed', 'waitFor threw instead of answering', { cause: error });
   } finally {
-    stopListening();
+    if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
   }
   // An answer for another Request is not trusted as this one's.
   if (answer === null || typeof answer !== 'object' || answer.id !== request.id) {
-    answer = { id: request.id, ok: false, reason: 'cancelled' };
+    answer = cancelled(request);
   }
-  context.hooks?.answer?.(request, answer);
-  if (isAborted(context.signal)) throw new BridgeError('aborted', 'The call was aborted');
+  hooks?.answer?.(request, answer);
+  if (isAborted(signal)) throw new BridgeError('aborted', 'The call was aborted');
   return answer;
+}
+
+/** `schema` is the parsed one, or (suspensions) the raw one, then checked only for an accept. */
+function settle(
+  params: ElicitationParams,
+  schema: unknown,
+  answer: Answer,
+): { result: ElicitResult } | { errors: Record<string, string> } {
+  if (!answer.ok) return { result: answerToElicitResult(answer) };
+  if (params.mode === 'url') return { result: { action: 'accept' } };
+  const validation = validateFormAnswer(schema, answer.data ?? {});
+  if (validation.ok) return { result: { action: 'accept', content: validation.value } };
+  return { errors: validation.errors };
 }
 
 /** Turn an Answer into the ElicitResult to send, or the per-field errors of an invalid form. */
@@ -129,20 +155,17 @@ export function settleAnswer(
   answer: Answer,
 ): { result: ElicitResult } | { errors: Record<string, string> } {
   const parsed = parseElicitationParams(params);
-  if (!answer.ok) return { result: answerToElicitResult(answer) };
-  if (parsed.mode === 'url') return { result: { action: 'accept' } };
-  const validation = validateFormAnswer(formSchemaOf(parsed.requestedSchema), answer.data ?? {});
-  if (validation.ok) return { result: { action: 'accept', content: validation.value } };
-  return { errors: validation.errors };
+  return settle(parsed, parsed.mode === 'form' ? parsed.requestedSchema : undefined, answer);
 }
 
 /** Ask the person (re-asking on invalid forms) and return the ElicitResult to send. */
 export async function askPerson(params: unknown, context: AskContext): Promise<ElicitResult> {
-  const rewrite = context.rewrite ?? ((request: Request) => request);
-  let request = rewrite(buildElicitationRequest(params, context.origin));
+  const question = checkQuestion(params);
+  const first = firstRequest(question, context.origin);
+  let request = context.rewrite === undefined ? first : context.rewrite(first);
   for (let attempt = 1; ; attempt += 1) {
     const answer = await askOnce(request, context);
-    const settled = settleAnswer(params, answer);
+    const settled = settle(question.params, question.schema, answer);
     if ('result' in settled) return settled.result;
     if (attempt >= context.maxAttempts) return { action: 'cancel' };
     request = {

@@ -183,6 +183,18 @@ describe('parseFormSchema', () => {
       'properties.field',
     ],
     [
+      'an enum with a hole (every() would skip it)',
+      // eslint-disable-next-line no-sparse-arrays
+      withProperty({ type: 'string', enum: ['a', , 'b'] }),
+      'properties.field.enum',
+    ],
+    [
+      'titled choices with a hole',
+      // eslint-disable-next-line no-sparse-arrays
+      withProperty({ type: 'string', oneOf: [{ const: 'a' }, , { const: 'b' }] }),
+      'properties.field.oneOf.1',
+    ],
+    [
       'enumNames of the wrong length',
       withProperty({ type: 'string', enum: ['a', 'b'], enumNames: ['A'] }),
       'properties.field.enumNames',
@@ -233,6 +245,40 @@ describe('parseFormSchema', () => {
     expect(error.code).toBe('invalid_schema');
     expect(error.path).toBe(path);
     if (path) expect(error.message).toContain(path);
+  });
+
+  it('serves an equal schema asked again from the checked copy, and checks any change', () => {
+    const ask = () => JSON.parse(JSON.stringify(everyShape)) as Record<string, unknown>;
+    const first = parseFormSchema(ask());
+    expect(parseFormSchema(ask())).toBe(first);
+
+    // Any difference is checked in full: a broken default, an added property, another key order,
+    // a hole, an undefined value where the copy has a key, a different prototype.
+    const broken = ask();
+    (broken.properties as Record<string, Record<string, unknown>>).age!.default = 200;
+    expect(schemaError(broken).path).toBe('properties.age.default');
+    const added = ask();
+    (added.properties as Record<string, unknown>).extra = { type: 'boolean' };
+    expect(formFields(added).map((field) => field.name)).toContain('extra');
+    const { type, ...rest } = ask();
+    const reordered = parseFormSchema({ ...rest, type });
+    expect(reordered).not.toBe(first);
+    expect(Object.keys(reordered).at(-1)).toBe('type');
+    const holed = ask();
+    const tags = (holed.properties as Record<string, Record<string, Record<string, unknown>>>)
+      .tags!;
+    tags.items!.enum = ['a', 'b', 'c'];
+    delete (tags.items!.enum as string[])[1];
+    expect(schemaError(holed).path).toBe('properties.tags.items.enum');
+    const undefinedValue = ask();
+    (undefinedValue.properties as Record<string, unknown>).name = undefined;
+    expect(schemaError(undefinedValue).path).toBe('properties.name');
+    const inherited = Object.assign(Object.create({ enum: ['x'] }) as object, { type: 'string' });
+    expect(formFields(withProperty(inherited))[0]).toMatchObject({ kind: 'select' });
+    expect(formFields(withProperty({ type: 'string' }))[0]).toMatchObject({ kind: 'string' });
+    const hidden = Object.defineProperty({ type: 'string' }, 'enum', { value: ['x'] });
+    expect(formFields(withProperty(hidden))[0]).toMatchObject({ kind: 'select' });
+    expect(formFields(withProperty({ type: 'string' }))[0]).toMatchObject({ kind: 'string' });
   });
 
   it('refuses a hostile, deeply nested unknown keyword with a typed error instead of a stack overflow', () => {

@@ -26,53 +26,56 @@ function optional<T>(
 }
 
 const isText = (value: unknown): boolean => typeof value === 'string';
+/** An array of strings; a hole is no string (`every` would skip it). */
+function isTextArray(value: unknown): value is string[] {
+  if (!Array.isArray(value)) return false;
+  for (let index = 0; index < value.length; index++) if (!isText(value[index])) return false;
+  return true;
+}
 const isCount = (value: unknown): boolean => Number.isInteger(value) && (value as number) >= 0;
 const isFiniteNumber = (value: unknown): boolean => Number.isFinite(value);
 
-/** Reads a pair of bounds (min ≤ max) with the given test. */
+/** Copies a pair of bounds (min ≤ max) that pass `test` onto `field`. */
 function bounds(
+  field: FormField,
   record: Record<string, unknown>,
   path: string,
-  [low, high]: [string, string],
+  low: 'minLength' | 'minimum' | 'minItems',
+  high: 'maxLength' | 'maximum' | 'maxItems',
   test: (value: unknown) => boolean,
   expected: string,
-): Record<string, number> {
+): void {
   const lower = optional<number>(record, low, path, test, expected);
   const upper = optional<number>(record, high, path, test, expected);
   if (lower !== undefined && upper !== undefined && lower > upper)
     invalid(`${path}.${high}`, `must be >= ${low}`);
-  return {
-    ...(lower === undefined ? {} : { [low]: lower }),
-    ...(upper === undefined ? {} : { [high]: upper }),
-  };
+  if (lower !== undefined) field[low] = lower;
+  if (upper !== undefined) field[high] = upper;
 }
 
-/** Options from `enum` (+ legacy `enumNames`) or from titled `{const, title}` choices. */
-function readOptions(record: Record<string, unknown>, path: string): FormOption[] {
+/** Options from `enum` (+ legacy `enumNames`) or from titled `{const, title}` choices, frozen. */
+function readOptions(record: Record<string, unknown>, path: string): readonly FormOption[] {
   const choices = record.anyOf ?? record.oneOf;
-  let options: FormOption[];
+  const options: FormOption[] = [];
   if (record.enum !== undefined) {
     if (choices !== undefined) invalid(path, 'use either enum or oneOf/anyOf, not both');
     const values = record.enum;
-    if (!Array.isArray(values) || !values.every(isText))
-      invalid(`${path}.enum`, 'expected an array of strings');
+    if (!isTextArray(values)) invalid(`${path}.enum`, 'expected an array of strings');
     const names = optional<string[]>(
       record,
       'enumNames',
       path,
-      (value) =>
-        Array.isArray(value) &&
-        value.length === (values as unknown[]).length &&
-        value.every(isText),
+      (value) => isTextArray(value) && value.length === (values as unknown[]).length,
       'one string per enum value',
     );
-    options = (values as string[]).map((value, index) => ({
-      value,
-      label: names?.[index] ?? value,
-    }));
+    for (let index = 0; index < (values as string[]).length; index++) {
+      const value = (values as string[])[index]!;
+      options.push(Object.freeze({ value, label: names?.[index] ?? value }));
+    }
   } else if (Array.isArray(choices)) {
     const key = record.anyOf === undefined ? 'oneOf' : 'anyOf';
-    options = choices.map((choice: unknown, index) => {
+    for (let index = 0; index < choices.length; index++) {
+      const choice: unknown = choices[index];
       if (
         !isRecord(choice) ||
         !isText(choice.const) ||
@@ -80,52 +83,55 @@ function readOptions(record: Record<string, unknown>, path: string): FormOption[
       ) {
         invalid(`${path}.${key}.${index}`, 'expected {const: string, title?: string}');
       }
-      return {
-        value: choice.const as string,
-        label: (choice.title as string | undefined) ?? (choice.const as string),
-      };
-    });
+      const value = choice.const as string;
+      options.push(Object.freeze({ value, label: (choice.title as string | undefined) ?? value }));
+    }
   } else {
     return invalid(path, 'expected the choices in enum, oneOf or anyOf');
   }
   if (options.length === 0) invalid(path, 'expected at least one choice');
-  if (new Set(options.map((option) => option.value)).size !== options.length)
-    invalid(path, 'choices must be unique');
-  return options;
+  const seen = new Set<string>();
+  for (const option of options) seen.add(option.value);
+  if (seen.size !== options.length) invalid(path, 'choices must be unique');
+  return Object.freeze(options);
 }
 
-/** Checks one property schema and normalises it to a field. */
+const wholeNumber = 'a whole number >= 0';
+
+/**
+ * Checks one property schema and normalises it to a field, frozen. Built by assignment in a fixed
+ * key order rather than by spreading: this runs for every property of every question asked.
+ */
 function readField(name: string, property: unknown, required: boolean): FormField {
   const path = `properties.${name}`;
   if (!isRecord(property)) return invalid(path, 'expected a property schema object');
   const title = optional<string>(property, 'title', path, isText, 'a string') ?? name;
   const description = optional<string>(property, 'description', path, isText, 'a string');
-  const base = { name, title, required, ...(description === undefined ? {} : { description }) };
-  let field: FormField;
+  const field = { name, title, required } as FormField;
+  if (description !== undefined) field.description = description;
   switch (property.type) {
     case 'string':
-      field =
-        property.enum !== undefined || property.oneOf !== undefined || property.anyOf !== undefined
-          ? { ...base, kind: 'select', options: readOptions(property, path) }
-          : {
-              ...base,
-              kind: 'string',
-              ...bounds(property, path, ['minLength', 'maxLength'], isCount, 'a whole number >= 0'),
-              ...(property.format === undefined
-                ? {}
-                : { format: optional<string>(property, 'format', path, isText, 'a string') }),
-            };
+      if (
+        property.enum !== undefined ||
+        property.oneOf !== undefined ||
+        property.anyOf !== undefined
+      ) {
+        field.kind = 'select';
+        field.options = readOptions(property, path);
+      } else {
+        field.kind = 'string';
+        bounds(field, property, path, 'minLength', 'maxLength', isCount, wholeNumber);
+        if (property.format !== undefined)
+          field.format = optional<string>(property, 'format', path, isText, 'a string');
+      }
       break;
     case 'number':
     case 'integer':
-      field = {
-        ...base,
-        kind: property.type,
-        ...bounds(property, path, ['minimum', 'maximum'], isFiniteNumber, 'a number'),
-      };
+      field.kind = property.type;
+      bounds(field, property, path, 'minimum', 'maximum', isFiniteNumber, 'a number');
       break;
     case 'boolean':
-      field = { ...base, kind: 'boolean' };
+      field.kind = 'boolean';
       break;
     case 'array': {
       const items = property.items;
@@ -137,12 +143,9 @@ function readField(name: string, property: unknown, required: boolean): FormFiel
           'only arrays of string choices are allowed (no arrays of objects)',
         );
       }
-      field = {
-        ...base,
-        kind: 'multiselect',
-        options: readOptions(items, `${path}.items`),
-        ...bounds(property, path, ['minItems', 'maxItems'], isCount, 'a whole number >= 0'),
-      };
+      field.kind = 'multiselect';
+      field.options = readOptions(items, `${path}.items`);
+      bounds(field, property, path, 'minItems', 'maxItems', isCount, wholeNumber);
       break;
     }
     case 'object':
@@ -157,31 +160,85 @@ function readField(name: string, property: unknown, required: boolean): FormFiel
     const checked = checkValue(field, property.default, false);
     if (typeof checked === 'string')
       invalid(`${path}.default`, `does not fit the property: ${checked}`);
-    field.default = (checked as { value: FormValue }).value;
+    const value = (checked as { value: FormValue }).value;
+    field.default = Array.isArray(value) ? (Object.freeze(value) as string[]) : value;
   }
-  return field;
+  return Object.freeze(field);
 }
 
-// A deep copy, frozen, so a checked schema cannot drift from the fields derived from it.
-const frozenCopy = (value: unknown): unknown =>
-  Object.freeze(
-    Array.isArray(value)
-      ? value.map(frozenCopy)
-      : isRecord(value)
-        ? Object.fromEntries(Object.entries(value).map(([key, item]) => [key, frozenCopy(item)]))
-        : value,
-  );
+/** A deep copy, frozen, so a checked schema cannot drift from the fields derived from it. */
+function frozenCopy(value: unknown): unknown {
+  if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy));
+  if (!isRecord(value)) return Object.freeze(value);
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const item = frozenCopy(value[key]);
+    // Defined, not assigned: a key named "__proto__" stays a plain key.
+    if (key === '__proto__')
+      Object.defineProperty(copy, key, {
+        value: item,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    else copy[key] = item;
+  }
+  return Object.freeze(copy);
+}
 
-const freezeField = (field: FormField): FormField =>
-  Object.freeze({
-    ...field,
-    ...(field.options
-      ? { options: Object.freeze(field.options.map((option) => Object.freeze(option))) }
-      : {}),
-    ...(Array.isArray(field.default)
-      ? { default: Object.freeze(field.default) as unknown as string[] }
-      : {}),
-  });
+/**
+ * True when `value` is, as far as checking and copying go, the same as the checked `copy`: the same
+ * own property names in the same order (so no hidden ones: checking reads those too), the same
+ * prototypes (so nothing inherited), the same primitives (Object.is) and holes.
+ */
+function sameAsCopy(value: unknown, copy: unknown): boolean {
+  if (Object.is(value, copy)) return true;
+  if (typeof value !== 'object' || value === null || typeof copy !== 'object' || copy === null)
+    return false;
+  if (Object.getPrototypeOf(value) !== Object.getPrototypeOf(copy)) return false;
+  if (Array.isArray(copy)) {
+    if (!Array.isArray(value) || value.length !== copy.length) return false;
+    for (let index = 0; index < copy.length; index++) {
+      if (index in copy !== index in value || !sameAsCopy(value[index], copy[index])) return false;
+    }
+    return true;
+  }
+  // A copy is a plain object unless its original was some other object, which it then is.
+  if (!isRecord(copy) || !isRecord(value)) return false;
+  const keys = Object.keys(copy);
+  const valueKeys = Object.getOwnPropertyNames(value);
+  if (keys.length !== valueKeys.length) return false;
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index]!;
+    if (valueKeys[index] !== key || !sameAsCopy(value[key], copy[key])) return false;
+  }
+  return true;
+}
+
+// The schemas checked last, newest first. A server asks the same question again and again, each
+// time as a new object; comparing it with a checked copy is several times cheaper than checking
+// and copying it again, and a match yields that copy (deeply frozen, so safe to share).
+const recent: FormSchema[] = [];
+const RECENT_LIMIT = 8;
+
+/** The recent copy `value` is the same as; comparing too deep a value counts as no match. */
+function recentCopyOf(value: unknown): FormSchema | undefined {
+  try {
+    return recent.find((schema) => sameAsCopy(value, schema));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Remember a checked copy, unless its original holds what the copy lost (inherited or hidden keys). */
+function remember(value: unknown, schema: FormSchema): void {
+  try {
+    if (!sameAsCopy(value, schema)) return;
+  } catch {
+    return;
+  }
+  if (recent.unshift(schema) > RECENT_LIMIT) recent.pop();
+}
 
 /**
  * Checks an untrusted restricted form schema (MCP `requestedSchema`) and returns a deeply frozen copy,
@@ -190,8 +247,10 @@ const freezeField = (field: FormField): FormField =>
  * not. Unknown keywords (e.g. `pattern`, `additionalProperties`) are kept but not honoured.
  */
 export function parseFormSchema(value: unknown): FormSchema {
-  if (isRecord(value) && checkedFields.has(value)) return value as FormSchema;
   if (!isRecord(value)) return invalid('', 'expected a schema object');
+  if (checkedFields.has(value)) return value as FormSchema;
+  const known = recentCopyOf(value);
+  if (known !== undefined) return known;
   if (value.type !== 'object')
     invalid('type', 'expected "object" (the root of a form is an object)');
   optional(value, '$schema', '', isText, 'a string');
@@ -206,9 +265,9 @@ export function parseFormSchema(value: unknown): FormSchema {
       invalid(`required.${index}`, 'expected the name of a property');
     }
   });
-  const fields = Object.entries(properties).map(([name, property]) =>
-    freezeField(readField(name, property, required.includes(name))),
-  );
+  const fields: FormField[] = [];
+  for (const name of Object.keys(properties))
+    fields.push(readField(name, properties[name], required.includes(name)));
   let schema: FormSchema;
   try {
     schema = frozenCopy(value) as FormSchema;
@@ -220,10 +279,12 @@ export function parseFormSchema(value: unknown): FormSchema {
     });
   }
   checkedFields.set(schema, Object.freeze(fields));
+  remember(value, schema);
   return schema;
 }
 
 /** The normalised fields of a schema (checked first when it is raw), in property order. */
 export function formFields(schema: FormSchema | unknown): readonly FormField[] {
-  return checkedFields.get(parseFormSchema(schema))!;
+  // A checked schema is found at once (WeakMap.get takes any key); a raw one is checked first.
+  return checkedFields.get(schema as object) ?? checkedFields.get(parseFormSchema(schema))!;
 }

@@ -16,15 +16,23 @@
  *   aborted only by the SDK (the server cancelled it, the connection closed) or by `abortAll`.
  * - Each question is aborted at most once, and unlinked when it settles.
  */
-import type { AbortSignalLike } from '@waitfor/core';
+import type { AbortSignalLike, WaitForContext } from '@waitfor/core';
 import { BridgeError } from '../../bridgeError';
 import type { CallInfo } from '../../extension';
-import { createController, linkedController } from '../../runtime';
+import { createController, type ControllerLike } from '../../runtime';
 
 /** One pushed question as linked to the calls it can belong to. */
 export interface LinkedQuestion {
-  /** Aborts when the SDK's signal aborts, every candidate call has ended, or the links are torn down. */
-  readonly signal: AbortSignalLike;
+  /**
+   * Aborts when the SDK's signal aborts, every candidate call has ended, or the links are torn
+   * down. A light signal for the bridge's own checks and race; never handed to the host.
+   */
+  readonly state: AbortSignalLike;
+  /**
+   * What the host's handler receives: `signal`, the same abort as a real AbortSignal, is created
+   * on first read, so a waitFor that ignores it costs no controller.
+   */
+  readonly context: WaitForContext & { readonly signal: AbortSignalLike };
   /** The bridge calls in flight when the question arrived (empty when it was not linked). */
   readonly calls: readonly CallInfo[];
   /** The question settled: unlink it. */
@@ -49,10 +57,30 @@ interface LiveCall {
   questions: Set<Question>;
 }
 
-interface Question {
+/** An open question, and the bridge's own light signal of it (aborted at most once). */
+interface Question extends AbortSignalLike {
   candidates: readonly LiveCall[];
+  aborted: boolean;
+  reason: unknown;
   abort(reason: unknown): void;
 }
+
+const noCalls: readonly never[] = [];
+
+const lazy = Symbol();
+
+/**
+ * What waitFor receives. `signal` stays an own enumerable property (a waitFor may spread the
+ * context) but is an accessor that builds the AbortSignal on first read: Node builds one slowly
+ * (microseconds, once most of the bridge's per-question work) and most questions are never
+ * aborted. One shared descriptor: far cheaper per question than an object literal with a getter.
+ */
+const signalProperty: PropertyDescriptor = {
+  enumerable: true,
+  get(this: { [lazy]: () => AbortSignalLike }) {
+    return this[lazy]();
+  },
+};
 
 /** Fresh, empty links for one attached client. */
 export function createQuestionLinks(): QuestionLinks {
@@ -88,21 +116,46 @@ export function createQuestionLinks(): QuestionLinks {
     },
 
     openQuestion(sdkSignal, link) {
-      const controller = linkedController(sdkSignal);
-      const candidates = link ? [...calls] : [];
+      const candidates = link && calls.size > 0 ? [...calls] : noCalls;
+      const listeners: Array<() => void> = [];
+      let controller: ControllerLike | undefined;
+      // The bridge watches this light signal; the real one exists once `context.signal` is read.
       const question: Question = {
         candidates,
-        abort: (reason) => controller.abort(reason),
+        aborted: false,
+        reason: undefined,
+        addEventListener: (_type, listener) => void listeners.push(listener),
+        // indexOf's -1 becomes a huge index (>>> 0), where splice removes nothing.
+        removeEventListener: (_type, listener) =>
+          void listeners.splice(listeners.indexOf(listener) >>> 0, 1),
+        abort: (reason) => {
+          if (question.aborted) return;
+          question.aborted = true;
+          question.reason = reason;
+          controller?.abort(reason);
+          for (const listener of listeners.splice(0)) listener();
+        },
       };
+      const onSdkAbort = () => question.abort(sdkSignal?.reason);
+      if (sdkSignal?.aborted === true) onSdkAbort();
+      else sdkSignal?.addEventListener('abort', onSdkAbort);
       for (const candidate of candidates) candidate.questions.add(question);
       open.add(question);
+      const signal = () => {
+        if (controller === undefined) {
+          controller = createController();
+          if (question.aborted) controller.abort(question.reason);
+        }
+        return controller.signal;
+      };
       return {
-        signal: controller.signal,
-        calls: candidates.map((candidate) => candidate.info),
+        state: question,
+        context: Object.defineProperty({ [lazy]: signal }, 'signal', signalProperty) as never,
+        calls: candidates.length === 0 ? noCalls : candidates.map((candidate) => candidate.info),
         close: () => {
           for (const candidate of candidates) candidate.questions.delete(question);
           open.delete(question);
-          controller.dispose();
+          sdkSignal?.removeEventListener('abort', onSdkAbort);
         },
       };
     },
