@@ -132,6 +132,10 @@ const form = fc
     })),
   );
 
+const integerForm = { type: 'object', properties: { count: { type: 'integer' } } };
+const outOfRange = 'Enter a whole number between -9007199254740991 and 9007199254740991.';
+const lossy = 'Enter a number with fewer digits: this one cannot be kept exactly.';
+
 describe('form schema properties', () => {
   it('accepts every generated valid schema', () => {
     fc.assert(
@@ -234,6 +238,150 @@ describe('form schema properties', () => {
         }
       }),
       { numRuns: 1000 },
+    );
+  });
+
+  it('refuses every integer beyond the safe range, as text or as a number, never rounding it', () => {
+    const beyond = fc
+      .tuple(fc.bigInt({ min: 1n, max: 10n ** 30n }), fc.boolean())
+      .map(
+        ([excess, negative]) => (BigInt(Number.MAX_SAFE_INTEGER) + excess) * (negative ? -1n : 1n),
+      );
+    fc.assert(
+      fc.property(
+        beyond,
+        fc.constantFrom('', '+'),
+        fc.constantFrom('', ' '),
+        (integer, plus, pad) => {
+          const text = `${pad}${integer < 0n ? '' : plus}${integer}${pad}`;
+          for (const input of [text, Number(integer)]) {
+            expect(validateFormAnswer(integerForm, { count: input })).toEqual({
+              ok: false,
+              errors: { count: outOfRange },
+            });
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('converts every safe integer text to exactly that integer', () => {
+    fc.assert(
+      fc.property(fc.maxSafeInteger(), (integer) => {
+        expect(validateFormAnswer(integerForm, { count: String(integer) })).toEqual({
+          ok: true,
+          value: { count: integer },
+        });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('converts number text only when no digit is lost', () => {
+    const form = { type: 'object', properties: { amount: { type: 'number' } } };
+    const finite = fc.double({ noNaN: true, noDefaultInfinity: true });
+    // Every number written out (shortest or exponential) converts back to itself.
+    fc.assert(
+      fc.property(finite, (number) => {
+        for (const text of [String(number), number.toExponential(), ` ${number} `]) {
+          const result = validateFormAnswer(form, { amount: text });
+          expect(result).toEqual({ ok: true, value: { amount: Number(text) } });
+          expect(Number(text)).toBe(number === 0 ? 0 : number);
+        }
+      }),
+      { numRuns: 500 },
+    );
+    // An integer text converts when the number it becomes is written (as in JSON) with the same
+    // value, e.g. "2384185791015625000" (held as …5216, written as …5000); otherwise it is refused.
+    const written = (number: number): bigint => {
+      const [mantissa, exponent = '0'] = String(number).split('e');
+      const [whole, fraction = ''] = mantissa!.split('.');
+      return BigInt(whole! + fraction) * 10n ** BigInt(Number(exponent) - fraction.length);
+    };
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 25n), max: 10n ** 25n }), (integer) => {
+        const result = validateFormAnswer(form, { amount: String(integer) });
+        expect(result).toEqual(
+          written(Number(integer)) === integer
+            ? { ok: true, value: { amount: Number(integer) } }
+            : { ok: false, errors: { amount: lossy } },
+        );
+      }),
+      { numRuns: 500 },
+    );
+    // A number keeps at most 17 significant digits, so text with more is always refused.
+    const digit = fc.constantFrom(...'0123456789');
+    const longText = fc
+      .tuple(
+        fc.constantFrom(...'123456789'),
+        fc.array(digit, { minLength: 16, maxLength: 40 }),
+        fc.constantFrom(...'123456789'),
+        fc.nat(60),
+        fc.integer({ min: -400, max: 400 }),
+      )
+      .map(([first, middle, last, dot, exponent]) => {
+        const digits = `${first}${middle.join('')}${last}`;
+        const at = Math.min(dot, digits.length);
+        return `${digits.slice(0, at)}.${digits.slice(at)}e${exponent}`;
+      });
+    fc.assert(
+      fc.property(longText, (text) => {
+        expect(validateFormAnswer(form, { amount: text })).toMatchObject({ ok: false });
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('accepts every generated absolute URI and refuses it with any character RFC 3986 forbids', () => {
+    const uriForm = { type: 'object', properties: { link: { type: 'string', format: 'uri' } } };
+    const scheme = fc.stringMatching(/^[a-zA-Z][a-zA-Z\d+.-]{0,8}$/);
+    const web = scheme.chain((name) =>
+      fc.webUrl({
+        validSchemes: [name],
+        withQueryParameters: true,
+        withFragments: true,
+        authoritySettings: { withIPv4: true, withIPv6: true, withPort: true, withUserInfo: true },
+      }),
+    );
+    // path-rootless, as in urn:isbn:… or mailto:…: a first segment that is not empty.
+    const rootless = fc
+      .tuple(
+        scheme,
+        fc.webSegment().filter((segment) => segment !== ''),
+        fc.array(fc.webSegment(), { maxLength: 3 }),
+        fc.option(fc.webQueryParameters(), { nil: undefined }),
+        fc.option(fc.webFragments(), { nil: undefined }),
+      )
+      .map(
+        ([name, first, rest, query, fragment]) =>
+          `${name}:${[first, ...rest].join('/')}${query === undefined ? '' : `?${query}`}${
+            fragment === undefined ? '' : `#${fragment}`
+          }`,
+      );
+    const uri = fc.oneof(web, rootless);
+    fc.assert(
+      fc.property(uri, (link) => {
+        expect(validateFormAnswer(uriForm, { link })).toEqual({ ok: true, value: { link } });
+      }),
+      { numRuns: 500 },
+    );
+    const forbidden = fc.oneof(
+      fc.constantFrom(...' "<>\\^`{|}'),
+      fc.integer({ min: 0, max: 0x1f }).map((code) => String.fromCharCode(code)),
+      fc.constant('\x7f'),
+      fc.integer({ min: 0x80, max: 0x10ffff }).map((code) => String.fromCodePoint(code)),
+    );
+    fc.assert(
+      fc.property(uri, forbidden, fc.nat(), (link, character, position) => {
+        const after = link.indexOf(':') + 1 + (position % (link.length - link.indexOf(':')));
+        const spoiled = `${link.slice(0, after)}${character}${link.slice(after)}`;
+        expect(validateFormAnswer(uriForm, { link: spoiled })).toEqual({
+          ok: false,
+          errors: { link: 'Enter a URI such as https://example.com.' },
+        });
+      }),
+      { numRuns: 500 },
     );
   });
 

@@ -240,11 +240,102 @@ describe('parseFormSchema', () => {
       'properties.field.default',
     ],
     ['a null default', withProperty({ type: 'string', default: null }), 'properties.field.default'],
+    [
+      'a string with both oneOf and anyOf (which lists the choices?)',
+      withProperty({ type: 'string', oneOf: [{ const: 'a' }], anyOf: [{ const: 'b' }] }),
+      'properties.field',
+    ],
+    [
+      'a multi-select whose items have both oneOf and anyOf',
+      withProperty({
+        type: 'array',
+        items: { oneOf: [{ const: 'a' }], anyOf: [{ const: 'a' }] },
+      }),
+      'properties.field.items',
+    ],
+    [
+      'minItems above the number of choices',
+      withProperty({
+        type: 'array',
+        items: { anyOf: [{ const: 'a' }, { const: 'b' }] },
+        minItems: 3,
+      }),
+      'properties.field.minItems',
+    ],
+    [
+      'integer bounds with no whole number between them',
+      withProperty({ type: 'integer', minimum: 2.2, maximum: 2.8 }),
+      'properties.field.maximum',
+    ],
+    [
+      'an integer minimum beyond the safe range',
+      withProperty({ type: 'integer', minimum: 2 ** 53 }),
+      'properties.field.minimum',
+    ],
+    [
+      'an integer maximum below the safe range',
+      withProperty({ type: 'integer', maximum: -(2 ** 53) }),
+      'properties.field.maximum',
+    ],
+    [
+      'a required string of at most 0 characters (an empty string is no answer)',
+      withProperty({ type: 'string', maxLength: 0 }, { required: ['field'] }),
+      'properties.field.maxLength',
+    ],
+    [
+      'an integer default beyond the safe range',
+      withProperty({ type: 'integer', default: 2 ** 53 }),
+      'properties.field.default',
+    ],
+    [
+      'a uri default that is no absolute URI',
+      withProperty({ type: 'string', format: 'uri', default: 'http://x/<script>' }),
+      'properties.field.default',
+    ],
   ])('rejects %s, naming the path', (_name, value, path) => {
     const error = schemaError(value);
     expect(error.code).toBe('invalid_schema');
     expect(error.path).toBe(path);
     if (path) expect(error.message).toContain(path);
+  });
+
+  it('accepts bounds that leave at least one answer', () => {
+    const fields = formFields({
+      type: 'object',
+      properties: {
+        all: { type: 'array', items: { enum: ['a', 'b'] }, minItems: 2, maxItems: 5 },
+        between: { type: 'integer', minimum: 2.5, maximum: 3.5 },
+        edges: { type: 'integer', minimum: -(2 ** 53) + 1, maximum: 2 ** 53 - 1 },
+        loose: { type: 'integer', minimum: -1e300, maximum: 1e300 },
+        fraction: { type: 'number', minimum: 2.2, maximum: 2.8 },
+        huge: { type: 'number', minimum: 2 ** 60 },
+        empty: { type: 'string', maxLength: 0 },
+      },
+    });
+    expect(fields.map((field) => field.name)).toEqual([
+      'all',
+      'between',
+      'edges',
+      'loose',
+      'fraction',
+      'huge',
+      'empty',
+    ]);
+  });
+
+  it('never caches a refused schema, so asking again refuses again', () => {
+    const good = () => withProperty({ type: 'array', items: { anyOf: [{ const: 'a' }] } });
+    const bad = () =>
+      withProperty({ type: 'array', items: { anyOf: [{ const: 'a' }], oneOf: [{ const: 'b' }] } });
+    const first = parseFormSchema(good());
+    for (let round = 0; round < 3; round++) {
+      expect(schemaError(bad()).path).toBe('properties.field.items');
+      expect(parseFormSchema(good())).toBe(first);
+    }
+    const tooMany = () =>
+      withProperty({ type: 'array', items: { anyOf: [{ const: 'a' }] }, minItems: 2 });
+    expect(schemaError(tooMany()).path).toBe('properties.field.minItems');
+    expect(schemaError(tooMany()).path).toBe('properties.field.minItems');
   });
 
   it('serves an equal schema asked again from the checked copy, and checks any change', () => {

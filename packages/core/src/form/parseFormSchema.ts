@@ -55,6 +55,9 @@ function bounds(
 
 /** Options from `enum` (+ legacy `enumNames`) or from titled `{const, title}` choices, frozen. */
 function readOptions(record: Record<string, unknown>, path: string): readonly FormOption[] {
+  // Both would be two lists of choices, and nothing says which one the server means.
+  if (record.anyOf !== undefined && record.oneOf !== undefined)
+    invalid(path, 'use either oneOf or anyOf, not both');
   const choices = record.anyOf ?? record.oneOf;
   const options: FormOption[] = [];
   if (record.enum !== undefined) {
@@ -97,6 +100,17 @@ function readOptions(record: Record<string, unknown>, path: string): readonly Fo
 }
 
 const wholeNumber = 'a whole number >= 0';
+const safe = Number.MAX_SAFE_INTEGER;
+
+/** Refuses integer bounds that no answer can meet: answers are whole and within ±MAX_SAFE_INTEGER. */
+function wholeNumbersBetween(field: FormField, path: string): void {
+  const lowest = Math.ceil(field.minimum ?? -safe);
+  const highest = Math.floor(field.maximum ?? safe);
+  if (lowest > safe) invalid(`${path}.minimum`, `must be at most ${safe} for an integer`);
+  if (highest < -safe) invalid(`${path}.maximum`, `must be at least ${-safe} for an integer`);
+  if (lowest > highest)
+    invalid(`${path}.maximum`, 'leaves no whole number between minimum and maximum');
+}
 
 /**
  * Checks one property schema and normalises it to a field, frozen. Built by assignment in a fixed
@@ -121,6 +135,9 @@ function readField(name: string, property: unknown, required: boolean): FormFiel
       } else {
         field.kind = 'string';
         bounds(field, property, path, 'minLength', 'maxLength', isCount, wholeNumber);
+        // An empty string is no answer, so a required field must take at least one character.
+        if (required && field.maxLength === 0)
+          invalid(`${path}.maxLength`, 'must be at least 1 for a required property');
         if (property.format !== undefined)
           field.format = optional<string>(property, 'format', path, isText, 'a string');
       }
@@ -129,6 +146,7 @@ function readField(name: string, property: unknown, required: boolean): FormFiel
     case 'integer':
       field.kind = property.type;
       bounds(field, property, path, 'minimum', 'maximum', isFiniteNumber, 'a number');
+      if (field.kind === 'integer') wholeNumbersBetween(field, path);
       break;
     case 'boolean':
       field.kind = 'boolean';
@@ -146,6 +164,12 @@ function readField(name: string, property: unknown, required: boolean): FormFiel
       field.kind = 'multiselect';
       field.options = readOptions(items, `${path}.items`);
       bounds(field, property, path, 'minItems', 'maxItems', isCount, wholeNumber);
+      // Each choice may be picked once.
+      if ((field.minItems ?? 0) > field.options.length)
+        invalid(
+          `${path}.minItems`,
+          `must be at most the number of choices (${field.options.length})`,
+        );
       break;
     }
     case 'object':

@@ -4,6 +4,14 @@ import { everyShape } from '../__fixtures__/everyShape';
 
 const complete = { name: 'Ada', email: 'ada@example.com', age: 36 };
 
+/** A property schema, an input for it and the expected message or value. */
+type Row = [Record<string, unknown>, unknown, unknown];
+
+const outOfRange = 'Enter a whole number between -9007199254740991 and 9007199254740991.';
+const lossy = 'Enter a number with fewer digits: this one cannot be kept exactly.';
+const badUri = 'Enter a URI such as https://example.com.';
+const badDateTime = 'Enter a date and time such as 2026-01-31T09:00:00Z.';
+
 describe('validateFormAnswer', () => {
   it('accepts a valid answer and applies defaults for omitted fields', () => {
     expect(validateFormAnswer(everyShape, complete)).toEqual({
@@ -112,7 +120,7 @@ describe('validateFormAnswer', () => {
     for (const message of Object.values(result.errors)) expect(message).toMatch(/^[A-Z].*\.$/);
   });
 
-  it.each([
+  it.each<Row>([
     [{ type: 'integer' }, '4.5', 'Enter a whole number.'],
     [{ type: 'integer' }, 4.5, 'Enter a whole number.'],
     [{ type: 'number' }, '0x10', 'Enter a number.'],
@@ -126,11 +134,102 @@ describe('validateFormAnswer', () => {
     [{ type: 'boolean' }, 1, 'Choose yes or no.'],
     [{ type: 'array', items: { enum: ['a', 'b'] }, minItems: 2 }, ['a'], 'Choose at least 2.'],
     [{ type: 'array', items: { enum: ['a'] } }, { 0: 'a' }, 'Choose from the options.'],
+    // Integers a number cannot hold exactly are refused, never rounded.
+    [{ type: 'integer' }, '9007199254740993', outOfRange],
+    [{ type: 'integer' }, '-9007199254740992', outOfRange],
+    [{ type: 'integer' }, ' 1e20 ', outOfRange],
+    [{ type: 'integer' }, 2 ** 53, outOfRange],
+    [{ type: 'integer' }, -1e300, outOfRange],
+    [{ type: 'integer' }, '4503599627370495.5', 'Enter a whole number.'],
+    [{ type: 'integer' }, '1.0000000000000001', 'Enter a whole number.'],
+    [{ type: 'integer' }, '1e-400', 'Enter a whole number.'],
+    // Number text is converted only when no digit is lost.
+    [{ type: 'number' }, '0.1000000000000000055511151231257827', lossy],
+    [{ type: 'number' }, '12345678901234567890', lossy],
+    [{ type: 'number' }, '9007199254740993', lossy],
+    [{ type: 'number' }, '1e-400', lossy],
+    [{ type: 'number' }, '1e400', 'Enter a number.'],
+    [{ type: 'number' }, '1.2.3', 'Enter a number.'],
+    // A uri is absolute (RFC 3986): a scheme, a colon, something after it, and only URI characters.
+    ...[
+      'a:',
+      'http:?query',
+      'http:#fragment',
+      '//example.com/path',
+      'example.com',
+      '1http://example.com',
+      'ht tp://example.com',
+      'http://x/<script>',
+      'http://x/ y',
+      'http://x/"quoted"',
+      'http://x/`tick`',
+      'http://x/{a}|b\\c^d',
+      'http://x/\u0000',
+      'http://x/\u007f',
+      'http://x/\n',
+      'https://例え.jp/',
+      'https://\u017f\u212a.example/', // ſ and the Kelvin sign, which case-folding maps to s and k
+      'http://x/%zz',
+      'http://x/%4',
+      'http://x/#a#b',
+    ].map((uri): Row => [{ type: 'string', format: 'uri' }, uri, badUri]),
+    [{ type: 'string', format: 'date' }, '2026-02-30', 'Enter a date as YYYY-MM-DD.'],
+    [{ type: 'string', format: 'date' }, '2025-02-29', 'Enter a date as YYYY-MM-DD.'],
+    [{ type: 'string', format: 'date-time' }, '2026-02-30T09:00:00Z', badDateTime],
+    [{ type: 'string', format: 'date-time' }, '2026-01-31T09:00:00', badDateTime],
+    [{ type: 'string', format: 'date-time' }, '2026-01-31T09:00:00+24:00', badDateTime],
+    [{ type: 'string', format: 'date-time' }, '2026-01-31T09:00Z', badDateTime],
   ])('%j refuses %j', (property, input, message) => {
     const schema = { type: 'object', properties: { field: property } };
     expect(validateFormAnswer(schema, { field: input })).toEqual({
       ok: false,
       errors: { field: message },
+    });
+  });
+
+  it.each<Row>([
+    [{ type: 'integer' }, '9007199254740991', Number.MAX_SAFE_INTEGER],
+    [{ type: 'integer' }, ' -9007199254740991 ', Number.MIN_SAFE_INTEGER],
+    [{ type: 'integer' }, '1e3', 1000],
+    [{ type: 'integer' }, '+12.000', 12],
+    [{ type: 'number' }, '9007199254740992', 2 ** 53],
+    [{ type: 'number' }, '0.1', 0.1],
+    [{ type: 'number' }, ' 1.50 ', 1.5],
+    [{ type: 'number' }, '.5e1', 5],
+    [{ type: 'number' }, '5e-324', Number.MIN_VALUE],
+    [{ type: 'number' }, '1.7976931348623157e308', Number.MAX_VALUE],
+    [{ type: 'number' }, '0e99999', 0],
+    ...[
+      'https://example.com',
+      'urn:isbn:0451450523',
+      'mailto:ada@example.com',
+      'a:b',
+      'file:///etc/hosts',
+      'http://[::1]:8080/a?b=c#d',
+      'tag:example.com,2026:x?#',
+      "http://-.~_!$&'()*+,;=:%40:80%2f::::::@example.com",
+      'HTTPS://EXAMPLE.COM/%E2%82%AC',
+    ].map((uri): Row => [{ type: 'string', format: 'uri' }, uri, uri]),
+    [{ type: 'string', format: 'date' }, '2024-02-29', '2024-02-29'],
+    [
+      { type: 'string', format: 'date-time' },
+      '2026-01-31t09:00:00.5+05:30',
+      '2026-01-31t09:00:00.5+05:30',
+    ],
+  ])('%j accepts %j as %j', (property, input, value) => {
+    const schema = { type: 'object', properties: { field: property } };
+    expect(validateFormAnswer(schema, { field: input })).toEqual({
+      ok: true,
+      value: { field: value },
+    });
+  });
+
+  it('refuses a very long number text without stalling on it', () => {
+    // The former pattern backtracked quadratically here: minutes for 200,000 digits.
+    const schema = { type: 'object', properties: { field: { type: 'number' } } };
+    expect(validateFormAnswer(schema, { field: `${'1'.repeat(200_000)}x` })).toEqual({
+      ok: false,
+      errors: { field: 'Enter a number.' },
     });
   });
 
