@@ -94,7 +94,14 @@ describe('elicitation registry', () => {
     const live = registry.wait('e-3', { timeoutMs: Infinity });
     registry.closeScope(scope);
     expect(await codeOf(live)).toBe('elicitation_closed');
-    expect(registry.getSnapshot()).toEqual([]);
+    // Still listed, as closed, and a wait after the close ends at once; no completion matches now.
+    expect(registry.getSnapshot().map((entry) => entry.state)).toEqual([
+      'closed',
+      'closed',
+      'closed',
+    ]);
+    expect(await codeOf(registry.wait('e-3', { timeoutMs: Infinity }))).toBe('elicitation_closed');
+    expect(registry.complete(scope, 'e-3')).toBeUndefined();
   });
 
   it('keeps settling waiters and other listeners when a snapshot listener throws', async () => {

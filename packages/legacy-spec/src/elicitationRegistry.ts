@@ -43,7 +43,7 @@ export interface CompletionWaitOptions {
 }
 
 interface Entry extends UrlElicitation {
-  readonly scope: RegistryScope;
+  scope: RegistryScope;
   state: UrlElicitationState;
 }
 
@@ -117,11 +117,17 @@ export function createElicitationRegistry(defaultTimeoutMs: number) {
       return { entry: publicView(entry), wasOpen };
     },
 
-    /** Close every live entry of a connection that went away and forget its settled ones. */
+    /**
+     * Close every live entry of a connection that went away. Its entries stay listed (as closed,
+     * completed) but let go of the connection: no completion can match them any more.
+     */
     closeScope(scope: RegistryScope): void {
-      for (const entry of entries)
-        if (entry.scope === scope && isLive(entry)) entry.state = 'closed';
-      entries = entries.filter((entry) => entry.scope !== scope);
+      const gone: RegistryScope = { server: scope.server };
+      for (const entry of entries) {
+        if (entry.scope !== scope) continue;
+        if (isLive(entry)) entry.state = 'closed';
+        entry.scope = gone;
+      }
       publish();
     },
 

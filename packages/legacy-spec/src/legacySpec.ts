@@ -8,8 +8,11 @@
  *   the Request's own `id` stays the bridge's.
  * - `notifications/elicitation/complete` completes the matching entry of the SAME connection only;
  *   unknown and already-completed ids change nothing (spec MUST).
- * - Detaching the bridge from a client ends that connection's -32042 handling (its questions are
- *   dropped, no retry) and closes its entries.
+ * - The connection closing, or the bridge being detached from its client (the host's `close` event),
+ *   ends that connection's -32042 handling (its questions are dropped, no retry), closes its
+ *   entries and forgets the connection.
+ * - A -32042 on a client that did not declare URL-mode elicitation passes through unchanged: the
+ *   person is asked nothing the host said it cannot show.
  * - Listeners never break the connection: a throwing listener is isolated (completion and snapshot
  *   listeners alike).
  */
@@ -79,7 +82,7 @@ type Track = (request: Request, elicitationId: string) => void;
 /** What a -32042 call needs of its attached connection. */
 interface Attached {
   track: Track;
-  /** Aborts when the bridge is detached from the client: the call's questions end with it. */
+  /** Aborts when the connection closes or the bridge is detached: the call's questions end with it. */
   detached: AbortSignalLike;
 }
 
@@ -104,8 +107,8 @@ export function createLegacySpec(options: LegacySpecOptions = {}): LegacySpec {
   /** Per attached legacy host. */
   const attachments = new Map<ExtensionHost, Attached>();
 
-  const setup = (host: ExtensionHost): (() => void) | undefined => {
-    if (host.era === 'modern') return undefined;
+  const setup = (host: ExtensionHost): void => {
+    if (host.era === 'modern') return;
     // The server name is read when used: setup may run before the client has connected.
     const scope: RegistryScope = {
       get server() {
@@ -141,14 +144,16 @@ export function createLegacySpec(options: LegacySpecOptions = {}): LegacySpec {
       }
     });
     const offAnswer = host.on('answer', ({ answer }) => registry.answered(answer));
-    return () => {
+    // The bridge fires 'close' when the connection closes and when it is detached.
+    const offClose = host.on('close', () => {
+      attachments.delete(host);
       offRequest();
       offAnswer();
+      offClose();
       offNotification?.();
-      attachments.delete(host);
-      detached.abort('The bridge was detached from the client');
+      detached.abort('The connection closed or the bridge was detached');
       registry.closeScope(scope);
-    };
+    });
   };
 
   const extension: BridgeExtension = {
@@ -162,9 +167,10 @@ export function createLegacySpec(options: LegacySpecOptions = {}): LegacySpec {
     aroundCall(call, next) {
       // The bridge names the call's connection; a call on a client without an attachment has no
       // completion notifications to wait for, so it is left alone.
+      // Without URL mode declared for the call, a -32042 is the caller's to handle: nobody is asked.
       const host = call.host;
       const attached = host && attachments.get(host);
-      if (call.era !== 'legacy' || !host || !attached) return next();
+      if (call.era !== 'legacy' || !host || !attached || !call.modes.includes('url')) return next();
       return retryAfterUrlElicitation(next, { ...attached, call, host, registry, maxRetries });
     },
   };

@@ -10,7 +10,8 @@
  *   more than `maxRetries` rounds end in `retries_exceeded`. Never a loop.
  * - The caller's signal reaches waitFor and the completion wait; an abort ends the call with the
  *   bridge's own `BridgeError` `aborted` (the same error as an abort during the wire call), and no
- *   retry is sent after it. Detaching the bridge does the same, so no question outlives it.
+ *   retry is sent after it. Detaching the bridge or the connection closing does the same, so no
+ *   question outlives it.
  */
 import {
   boundWaitFor,
@@ -29,11 +30,11 @@ import { urlElicitationsOf } from './urlElicitationRequired';
 /** What one intercepted call needs. */
 export interface RetryContext {
   call: CallInfo;
-  /** The host of the call's connection: its waitFor asks, its server name is the origin. */
+  /** The host of the call's connection: its server name is the origin. */
   host: ExtensionHost;
   /** Track the Request of a listed elicitation on the call's connection. */
   track(request: Request, elicitationId: string): void;
-  /** Aborts when the bridge is detached from the call's client. */
+  /** Aborts when the connection closes or the bridge is detached from the call's client. */
   detached: AbortSignalLike;
   /** Its `wait` bounds the completion wait by its default timeout (`completionTimeoutMs`). */
   registry: ElicitationRegistry;
@@ -45,7 +46,7 @@ export async function retryAfterUrlElicitation(
   next: () => Promise<unknown>,
   { call, host, track, detached, registry, maxRetries }: RetryContext,
 ): Promise<unknown> {
-  // The call ends on the caller's abort and on the bridge's detach alike.
+  // The call ends on the caller's abort and on the connection's end alike.
   const signals = [call.signal, detached];
   const handled = new Set<string>();
   for (let retries = 0; ; retries += 1) {
@@ -89,7 +90,8 @@ export async function retryAfterUrlElicitation(
     });
     const shared = linked(signals);
     try {
-      const answers = await askAll(host.waitFor, requests, shared);
+      // The call's own waitFor if it brought one (the bridge resolved it), else the attachment's.
+      const answers = await askAll(call.waitFor, requests, shared);
       answers.forEach(registry.answered);
       throwIfAborted();
       const refused = answers.find((answer) => !answer.ok);

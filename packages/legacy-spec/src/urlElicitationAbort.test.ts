@@ -10,7 +10,8 @@
  * was sent.
  */
 import { createInbox, type AbortSignalLike, type Request, type WaitFor } from '@waitfor/core';
-import { BridgeError, type CallOptions } from '@waitfor/mcp-bridge';
+import * as v1Types from '@modelcontextprotocol/sdk/types.js';
+import { attachWaitFor, BridgeError, type CallOptions } from '@waitfor/mcp-bridge';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   fixtureServer,
@@ -172,13 +173,21 @@ describe.each(rows)('aborting a -32042 call with a $label', ({ file, client }) =
     expect(BridgeError.isInstance(failure)).toBe(true);
     expect(failure).toMatchObject({
       code: 'aborted',
-      cause: 'The bridge was detached from the client',
+      cause: 'The connection closed or the bridge was detached',
     });
     expect(person.signals.get(asked.id)?.aborted).toBe(true);
     expect(person.inbox.getSnapshot()).toEqual([]);
-    // The detached connection's elicitations are forgotten.
-    expect(legacy.get('k-1')).toBeUndefined();
-    // The client is still connected; without the attachment a call names its own waitFor.
-    expect(await callsSoFar(connection, ids, { waitFor: person.waitFor })).toBe('done:2');
+    // The detached connection's elicitations are closed and no longer tied to it.
+    expect(legacy.get('k-1')?.state).toBe('closed');
+    // Without the attachment a legacy call has no handler for pushed questions: refused up front.
+    const refused = await failureOf(
+      connection.callTool('complete', { elicitationId: 'k-1' }, { waitFor: person.waitFor }),
+    );
+    expect(refused).toMatchObject({ code: 'invalid_options' });
+    // Attached again, the client still works: the aborted call was never retried.
+    const again = attachWaitFor(connection.client, { waitFor: person.waitFor, v1Schemas: v1Types });
+    await again.ready;
+    expect(await callsSoFar(connection, ids)).toBe('done:2');
+    again.detach();
   });
 });

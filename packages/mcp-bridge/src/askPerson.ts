@@ -16,10 +16,9 @@ import {
   type Request,
   type RequestOrigin,
   type WaitFor,
-  type WaitForContext,
 } from '@waitfor/core';
 import { parseFormSchema, validateFormAnswer, type FormSchema } from '@waitfor/core/form';
-import { BridgeError } from './bridgeError';
+import { BridgeError, messageOf } from './bridgeError';
 import {
   answerToElicitResult,
   elicitationToRequest,
@@ -38,10 +37,8 @@ export interface AskHooks {
 export interface AskContext {
   waitFor: WaitFor;
   origin: RequestOrigin;
-  /** Ends the wait: checked before and raced against waitFor. */
+  /** Ends the wait: checked before and raced against waitFor, and handed to it. */
   signal?: AbortSignalLike | undefined;
-  /** What waitFor receives (default `{signal}`), e.g. a context whose signal is built on first read. */
-  waitForContext?: WaitForContext | undefined;
   /** How many times a person may submit an invalid form before the question is cancelled (≥ 1). */
   maxAttempts: number;
   /** Extension rewrite of the Request (legacy pushes only). */
@@ -62,17 +59,15 @@ interface CheckedQuestion {
 }
 
 /** Check params and (form mode) their schema; throws 'invalid_params'. */
-function checkQuestion(params: unknown): CheckedQuestion {
+export function checkQuestion(params: unknown): CheckedQuestion {
   const parsed = parseElicitationParams(params);
   if (parsed.mode !== 'form') return { params: parsed };
   try {
     return { params: parsed, schema: parseFormSchema(parsed.requestedSchema) };
   } catch (error) {
-    throw new BridgeError(
-      'invalid_params',
-      `Invalid requestedSchema: ${error instanceof Error ? error.message : String(error)}`,
-      { cause: error },
-    );
+    throw new BridgeError('invalid_params', `Invalid requestedSchema: ${messageOf(error)}`, {
+      cause: error,
+    });
   }
 }
 
@@ -97,7 +92,7 @@ const cancelled = (request: Request): Answer => ({
 /** Ask one Request through waitFor, reporting it to the hooks; a throwing waitFor becomes 'wait_failed'. */
 export async function askOnce(
   request: Request,
-  context: Pick<AskContext, 'waitFor' | 'signal' | 'waitForContext' | 'hooks'>,
+  context: Pick<AskContext, 'waitFor' | 'signal' | 'hooks'>,
 ): Promise<Answer> {
   const { signal, hooks } = context;
   hooks?.request?.(request);
@@ -115,15 +110,17 @@ export async function askOnce(
           reject(new BridgeError('aborted', 'The call was aborted', { cause: signal.reason }));
         signal.addEventListener('abort', onAbort, { once: true });
       }
-      const waitForContext = context.waitForContext ?? (signal === undefined ? {} : { signal });
-      Promise.resolve(context.waitFor(request, waitForContext)).then(resolve, reject);
+      Promise.resolve(context.waitFor(request, signal === undefined ? {} : { signal })).then(
+        resolve,
+        reject,
+      );
     });
   } catch (error) {
     hooks?.answer?.(request, cancelled(request));
     if (BridgeError.isInstance(error)) throw error;
     if (isAborted(signal))
       throw new BridgeError('aborted', 'The call was aborted', { cause: error });
-    throw new BridgeError('wait_failed', 'waitFor threw instead of answering', { cause: error });
+    throw new BridgeError('wait_failed', 'waitFor threw', { cause: error });
   } finally {
     if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
   }
@@ -136,26 +133,23 @@ export async function askOnce(
   return answer;
 }
 
-/** `schema` is the parsed one, or (suspensions) the raw one, then checked only for an accept. */
 function settle(
-  params: ElicitationParams,
-  schema: unknown,
+  question: CheckedQuestion,
   answer: Answer,
 ): { result: ElicitResult } | { errors: Record<string, string> } {
   if (!answer.ok) return { result: answerToElicitResult(answer) };
-  if (params.mode === 'url') return { result: { action: 'accept' } };
-  const validation = validateFormAnswer(schema, answer.data ?? {});
+  if (question.params.mode === 'url') return { result: { action: 'accept' } };
+  const validation = validateFormAnswer(question.schema, answer.data ?? {});
   if (validation.ok) return { result: { action: 'accept', content: validation.value } };
   return { errors: validation.errors };
 }
 
-/** Turn an Answer into the ElicitResult to send, or the per-field errors of an invalid form. */
+/** Turn an Answer into the ElicitResult to send, or the per-field errors of an invalid form; bad params throw 'invalid_params'. */
 export function settleAnswer(
   params: unknown,
   answer: Answer,
 ): { result: ElicitResult } | { errors: Record<string, string> } {
-  const parsed = parseElicitationParams(params);
-  return settle(parsed, parsed.mode === 'form' ? parsed.requestedSchema : undefined, answer);
+  return settle(checkQuestion(params), answer);
 }
 
 /** Ask the person (re-asking on invalid forms) and return the ElicitResult to send. */
@@ -165,7 +159,7 @@ export async function askPerson(params: unknown, context: AskContext): Promise<E
   let request = context.rewrite === undefined ? first : context.rewrite(first);
   for (let attempt = 1; ; attempt += 1) {
     const answer = await askOnce(request, context);
-    const settled = settle(question.params, question.schema, answer);
+    const settled = settle(question, answer);
     if ('result' in settled) return settled.result;
     if (attempt >= context.maxAttempts) return { action: 'cancel' };
     request = {

@@ -14,6 +14,7 @@ import { clientPort, type ClientPort, type V1Schemas } from './clientPort';
 import {
   createQuestionLinks,
   type LinkedQuestion,
+  type LiveCall,
   type QuestionLinks,
 } from './eras/legacy/questionLinks';
 import type { BridgeEvents, BridgeExtension, CallInfo, ExtensionHost } from './extension';
@@ -77,9 +78,9 @@ export function attachmentOf(client: object): AttachmentState | undefined {
   return attachments.get(client);
 }
 
-/** @internal The server name shown for a client. */
+/** @internal The server name shown for a client ('' counts as not configured: origin.server must name someone). */
 export function serverNameOf(port: ClientPort, configured: string | undefined): string {
-  return configured ?? port.serverName() ?? 'unknown server';
+  return configured || port.serverName() || 'unknown server';
 }
 
 /** An error the SDKs send back as a JSON-RPC error with this code. */
@@ -87,14 +88,12 @@ function rpcRefusal(code: number, message: string): Error {
   return Object.assign(new Error(message), { code });
 }
 
-const originFor = (call: CallInfo): Partial<RequestOrigin> => {
+/** @internal Origin fields naming what a call asks for (tool, prompt or resource). */
+export const callOrigin = (call: CallInfo): Partial<RequestOrigin> => {
   if (call.method === 'tools/call') return { tool: String(call.params['name']) };
   if (call.method === 'prompts/get') return { prompt: String(call.params['name']) };
   return { resource: String(call.params['uri']) };
 };
-
-/** @internal Origin fields naming what a call asks for (tool, prompt or resource). */
-export const callOrigin = originFor;
 
 /** Attach `options.waitFor` to an MCP client (v1 or v2); call before connect so capabilities are declared. */
 export function attachWaitFor(client: object, options: AttachOptions): Attachment {
@@ -112,11 +111,16 @@ export function attachWaitFor(client: object, options: AttachOptions): Attachmen
   const listeners = {
     request: new Set<(value: never) => void>(),
     answer: new Set<(value: never) => void>(),
+    close: new Set<(value: never) => void>(),
   };
   const emit = <E extends keyof BridgeEvents>(event: E, value: BridgeEvents[E]) => {
-    const set = listeners[event];
-    if (set.size === 0) return;
-    for (const listener of [...set]) (listener as (value: BridgeEvents[E]) => void)(value);
+    for (const listener of [...listeners[event]]) {
+      try {
+        (listener as (value: BridgeEvents[E]) => void)(value);
+      } catch {
+        // A listener's failure must not break the bridge, or the SDK's close handling.
+      }
+    }
   };
   const hooks: AskHooks = {
     request: (request) => {
@@ -124,8 +128,7 @@ export function attachWaitFor(client: object, options: AttachOptions): Attachmen
       emit('request', request);
     },
     answer: (request, answer) => {
-      if (!open.delete(request.id)) return;
-      emit('answer', { request, answer });
+      if (open.delete(request.id)) emit('answer', { request, answer });
     },
   };
   const host: ExtensionHost = {
@@ -136,6 +139,7 @@ export function attachWaitFor(client: object, options: AttachOptions): Attachmen
       return serverNameOf(port, options.serverName);
     },
     waitFor: options.waitFor,
+    modes,
     onNotification: (method, handler) => port.onNotification(method, handler),
     openRequests: () => [...open.values()],
     on: (event, listener) => {
@@ -153,75 +157,80 @@ export function attachWaitFor(client: object, options: AttachOptions): Attachmen
     openCount: () => open.size,
   };
 
-  const extensions = options.extensions ?? [];
-  const origin = (contextId: unknown, calls: readonly CallInfo[]): RequestOrigin => {
-    const era = host.era;
-    const base: RequestOrigin = { server: host.serverName, era };
-    if (era === 'modern')
-      return contextId === undefined ? base : { ...base, inputKey: String(contextId) };
-    // A legacy push names no call: attribute it only when exactly one bridge call is in flight.
-    const [only] = calls.length === 1 ? calls : [];
-    return only === undefined ? base : { ...base, ...originFor(only) };
+  // The connection's end reaches extensions through the client's public `onclose`, chained after
+  // any handler set before (the SDKs keep their own on the transport).
+  const closable = client as { onclose?: (() => void) | undefined };
+  const previousOnClose = closable.onclose;
+  const onClose = () => {
+    try {
+      previousOnClose?.call(client);
+    } finally {
+      emit('close', undefined);
+    }
   };
-  /** Run a handler for one pushed request under a signal linked to the calls it can belong to. */
-  const linked = async <T>(
+  closable.onclose = onClose;
+
+  const extensions = options.extensions ?? [];
+  const origin = (contextId: unknown, only: LiveCall | undefined): RequestOrigin => {
+    const era = host.era;
+    // A legacy push names no call: it is attributed only when exactly one bridge call is in flight.
+    if (only !== undefined) return { server: only.info.serverName, era, ...callOrigin(only.info) };
+    const base: RequestOrigin = { server: host.serverName, era };
+    return era === 'modern' && contextId !== undefined
+      ? { ...base, inputKey: String(contextId) }
+      : base;
+  };
+  /** Serve one pushed request under a signal linked to the calls it can belong to. */
+  const serve = async <T>(
     context: { signal: AbortSignalLike | undefined },
-    run: (question: LinkedQuestion) => Promise<T>,
+    run: (question: LinkedQuestion, only: LiveCall | undefined) => Promise<T>,
   ): Promise<T> => {
     const question = state.links.openQuestion(context.signal, host.era === 'legacy');
     try {
-      return await run(question);
+      return await run(question, question.calls.length === 1 ? question.calls[0] : undefined);
     } finally {
       question.close();
     }
   };
 
-  const elicitationHandler = async (
+  const elicitationHandler = (
     params: Record<string, unknown>,
     context: { signal: AbortSignalLike | undefined; id: unknown },
-  ) => {
-    let mode: ElicitationMode;
-    try {
-      mode = parseElicitationParams(params).mode;
-    } catch (error) {
-      throw rpcRefusal(-32602, error instanceof Error ? error.message : String(error));
-    }
-    if (!modes.includes(mode))
-      throw rpcRefusal(-32602, `Client does not support ${mode}-mode elicitation requests`);
-    const legacy = host.era === 'legacy';
-    const rewrite =
-      legacy && extensions.some((extension) => extension.legacyRequest !== undefined)
-        ? (request: Request) =>
-            extensions.reduce(
-              (current, extension) => extension.legacyRequest?.(current, params) ?? current,
-              request,
-            )
-        : undefined;
-    // As `linked` does, written out: this path runs for every question, so one async frame less.
-    const question = state.links.openQuestion(context.signal, legacy);
-    try {
-      return await askPerson(params, {
-        waitFor: options.waitFor,
-        origin: origin(legacy ? undefined : context.id, question.calls),
-        signal: question.state,
-        waitForContext: question.context,
-        maxAttempts,
-        rewrite,
-        hooks,
-      });
-    } catch (error) {
-      if (!BridgeError.isInstance(error)) throw error;
-      if (error.code === 'invalid_params') throw rpcRefusal(-32602, error.message);
-      // A pushed question must be answered: a waitFor that threw counts as the person dismissing it,
-      // and a question whose call ended (or whose connection is going away) is answered cancel —
-      // once; when the SDK itself aborted it (server cancelled, connection closed) the SDK sends nothing.
-      if (error.code === 'wait_failed' || error.code === 'aborted')
-        return { action: 'cancel' as const };
-      throw error;
-    } finally {
-      question.close();
-    }
-  };
+  ) =>
+    serve(context, async (question, only) => {
+      // The only call in flight may bring its own waitFor, modes and maxAttempts (legacy era).
+      const own = only?.own;
+      try {
+        const mode = parseElicitationParams(params).mode;
+        if (!(own?.modes ?? modes).includes(mode))
+          throw rpcRefusal(-32602, `Client does not support ${mode}-mode elicitation requests`);
+        return await askPerson(params, {
+          waitFor: own?.waitFor ?? options.waitFor,
+          origin: origin(context.id, only),
+          signal: question.signal,
+          maxAttempts: own?.maxAttempts ?? maxAttempts,
+          rewrite:
+            host.era === 'legacy' && extensions.some((extension) => extension.legacyRequest)
+              ? (request: Request) =>
+                  extensions.reduce(
+                    (current, extension) => extension.legacyRequest?.(current, params) ?? current,
+                    request,
+                  )
+              : undefined,
+          hooks,
+        });
+      } catch (error) {
+        if (!BridgeError.isInstance(error)) throw error;
+        if (error.code === 'invalid_params') throw rpcRefusal(-32602, error.message);
+        // A pushed question must be answered: a waitFor that threw counts as the person dismissing
+        // it, and a question whose call ended (or whose connection is going away) is answered
+        // cancel — once; when the SDK itself aborted it (server cancelled, connection closed) the
+        // SDK sends nothing.
+        if (error.code === 'wait_failed' || error.code === 'aborted')
+          return { action: 'cancel' as const };
+        throw error;
+      }
+    });
 
   const registrations: Array<Promise<() => void>> = [];
   try {
@@ -230,11 +239,8 @@ export function attachWaitFor(client: object, options: AttachOptions): Attachmen
     if (sampling !== undefined) {
       registrations.push(
         port.setRequestHandler('sampling/createMessage', (params, context) =>
-          linked(context, (question) =>
-            sampling(params, {
-              signal: question.context.signal,
-              origin: origin(context.id, question.calls),
-            }),
+          serve(context, (question, only) =>
+            sampling(params, { signal: question.signal, origin: origin(context.id, only) }),
           ),
         ),
       );
@@ -242,8 +248,8 @@ export function attachWaitFor(client: object, options: AttachOptions): Attachmen
     if (roots !== undefined) {
       registrations.push(
         port.setRequestHandler('roots/list', (_params, context) =>
-          linked(context, (question) =>
-            roots({ signal: question.context.signal, origin: origin(context.id, question.calls) }),
+          serve(context, (question, only) =>
+            roots({ signal: question.signal, origin: origin(context.id, only) }),
           ),
         ),
       );
@@ -251,7 +257,7 @@ export function attachWaitFor(client: object, options: AttachOptions): Attachmen
   } catch (error) {
     throw new BridgeError(
       'invalid_options',
-      'Could not register the bridge handlers: attach before connect, or declare elicitationCapabilities(options) in the client constructor',
+      'Attach before connect, or declare elicitationCapabilities(options) in the Client',
       { cause: error },
     );
   }
@@ -282,8 +288,10 @@ export function attachWaitFor(client: object, options: AttachOptions): Attachmen
       if (detached) return;
       detached = true;
       if (attachments.get(client) === state) attachments.delete(client);
+      if (closable.onclose === onClose) closable.onclose = previousOnClose;
       // Nobody will serve the answers any more: close every open question (each is answered cancel).
       state.links.abortAll(new BridgeError('aborted', 'The bridge was detached from the client'));
+      emit('close', undefined);
       for (const cleanup of cleanups.splice(0)) cleanup();
     },
   };

@@ -46,13 +46,14 @@ const brand = Symbol.for('waitfor.mcp-bridge.error');
 
 /** The one error class of @waitfor/mcp-bridge: local failures and wrapped wire errors alike. */
 export class BridgeError extends Error {
-  readonly code: BridgeErrorCode;
+  // `declare`: assigned in the constructor, so no field initialisers are emitted.
+  declare readonly code: BridgeErrorCode;
   /** Set only when the peer sent a JSON-RPC error (`code: 'server_error'`). */
-  readonly rpc: WireError | undefined;
+  declare readonly rpc: WireError | undefined;
   /** For `rounds_exceeded`: the last `input_required` result received. */
-  readonly lastResult: unknown;
+  declare readonly lastResult: unknown;
   /** Extra facts (e.g. per-field errors of `invalid_answer`, missing ids of `answer_mismatch`). */
-  readonly details: Record<string, unknown> | undefined;
+  declare readonly details: Record<string, unknown> | undefined;
   constructor(code: BridgeErrorCode, message: string, options: BridgeErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'BridgeError';
@@ -77,6 +78,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }
 
+/** The message of whatever was thrown. */
+export const messageOf = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
+
 /**
  * Turn whatever an SDK call threw into a BridgeError: JSON-RPC errors from the peer keep their
  * code/message/data under `rpc`; local SDK errors become `client_error`; aborts become `aborted`.
@@ -84,25 +89,33 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export function toBridgeError(error: unknown, aborted = false): BridgeError {
   if (BridgeError.isInstance(error)) return error;
   if (aborted) return new BridgeError('aborted', 'The call was aborted', { cause: error });
-  // ProtocolError (v2) and McpError (v1) both carry a numeric JSON-RPC `code`; SdkError has a string one.
-  // v1 reports its own timeouts and closed connections as McpError -32001 / -32000: local, not wire.
-  const v1Local =
+  // A peer's JSON-RPC error arrives as ProtocolError (v2) or McpError (v1). Other errors with a
+  // numeric code are local (v1's StreamableHTTPError carries an HTTP status), and v1 reports its
+  // own closed connections and timeouts as McpError -32000 / -32001 too: only these fixed messages
+  // tell them apart from a server's error with the same code and text.
+  if (
     isRecord(error) &&
-    error['name'] === 'McpError' &&
-    (error['code'] === -32001 || error['code'] === -32000);
-  if (isRecord(error) && typeof error['code'] === 'number' && !v1Local) {
-    const message = typeof error['message'] === 'string' ? error['message'] : 'JSON-RPC error';
+    typeof error['code'] === 'number' &&
+    (error['name'] === 'ProtocolError' ||
+      (error['name'] === 'McpError' &&
+        !/^MCP error -3200[01]: (Connection closed|Request (was cancelled|timed out)|Maximum total timeout exceeded)$/.test(
+          String(error['message']),
+        )))
+  ) {
+    // v1 prefixes the peer's message with "MCP error <code>: ".
+    const message = String(error['message']).replace(
+      error['name'] === 'McpError' ? /^MCP error -?\d+: / : '',
+      '',
+    );
     const rpc: WireError = { code: error['code'], message };
     if (error['data'] !== undefined) rpc.data = error['data'];
-    return new BridgeError(
-      'server_error',
-      `The server answered with error ${rpc.code}: ${message}`,
-      { cause: error, rpc },
-    );
+    return new BridgeError('server_error', `Server error ${rpc.code}: ${message}`, {
+      cause: error,
+      rpc,
+    });
   }
   if (isRecord(error) && error['code'] === 'UNSUPPORTED_RESULT_TYPE') {
     return new BridgeError('unknown_result_type', String(error['message']), { cause: error });
   }
-  const message = error instanceof Error ? error.message : String(error);
-  return new BridgeError('client_error', message, { cause: error });
+  return new BridgeError('client_error', messageOf(error), { cause: error });
 }

@@ -29,6 +29,7 @@ import {
   type LoopStart,
 } from './eras/modern/inputRequiredLoop';
 import { answerHostRequest, assertServable } from './eras/modern/resolveRound';
+import type { QuestionOptions } from './eras/legacy/questionLinks';
 import { elicitationResponses, parseSuspension, type Suspension } from './eras/modern/suspension';
 
 /** Options of a bridge call. Unset ones come from the client's attachment. */
@@ -41,13 +42,22 @@ export interface CallOptions {
   timeout?: number;
   /** Cap on input_required retries (modern era, default 10). */
   maxRounds?: number;
-  /** A waitFor for this call when the client has no attachment (or to override it). */
+  /**
+   * A waitFor for this call's questions, instead of the attachment's (modern era: also without an
+   * attachment). Legacy era: the call must be the only bridge call in flight on the client, like
+   * with its own `modes` or `maxAttempts` (else `invalid_options`, before anything is sent).
+   */
   waitFor?: WaitFor;
+  /** Modes served for this call: with an attachment, among the ones it declared. */
   modes?: readonly ElicitationMode[];
+  /** Modern era only: legacy-era pushes go to the attachment's handlers (`invalid_options`). */
   sampling?: SamplingHandler;
+  /** Modern era only, as `sampling`. */
   roots?: RootsHandler;
+  /** Who asks, as shown to the person ('' counts as unset). */
   serverName?: string;
   maxAttempts?: number;
+  /** Wrap this call (`aroundCall`); `setup` and `legacyRequest` are the attachment's extensions' only. */
   extensions?: readonly BridgeExtension[];
 }
 
@@ -71,42 +81,68 @@ interface Resolved {
   roots: RootsHandler | undefined;
   maxAttempts: number;
   extensions: readonly BridgeExtension[];
+  /** Legacy era: the question options the call brings itself (they need it alone in flight). */
+  own: QuestionOptions | undefined;
 }
 
 const noWaitFor: WaitFor = async (request) => ({ id: request.id, ok: false, reason: 'cancelled' });
 
-function resolve(client: object, options: CallOptions, needsWaitFor: boolean): Resolved {
+/** The options of one call: its own, else its client's attachment's (one resolver, both eras). */
+function resolve(
+  client: object,
+  options: CallOptions,
+  durable: boolean,
+  resuming: boolean,
+): Resolved {
   const port = clientPort(client);
   const state = attachmentOf(client);
   const era = port.era();
-  if (era === undefined) throw new BridgeError('invalid_options', 'The client is not connected');
-  const waitFor = options.waitFor ?? state?.options.waitFor;
-  if (waitFor === undefined && needsWaitFor) {
+  const invalid = (message: string) => new BridgeError('invalid_options', message);
+  if (era === undefined) throw invalid('The client is not connected');
+  if (era === 'legacy' && (durable || resuming)) {
     throw new BridgeError(
-      'invalid_options',
-      'No waitFor: attachWaitFor(client, …) first or pass options.waitFor',
+      'durable_unsupported',
+      'Durable calls need a modern-era (2026-07-28) connection',
     );
   }
-  const sampling = options.sampling ?? state?.options.sampling;
-  const roots = options.roots ?? state?.options.roots;
+  const attached = state?.options;
+  const waitFor = options.waitFor ?? attached?.waitFor;
   const modes =
     options.modes !== undefined || state === undefined
       ? declaredModes(
           elicitationCapabilities({ waitFor: waitFor ?? noWaitFor, modes: options.modes }),
         )
       : state.modes;
-  const maxAttempts = options.maxAttempts ?? state?.options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  const maxAttempts = options.maxAttempts ?? attached?.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  // Either era: the server only asks what the client declared (modern: per request).
+  if (state !== undefined && modes.some((mode) => !state.modes.includes(mode)))
+    throw invalid(`Undeclared modes (declared: ${state.modes})`);
+  let own: QuestionOptions | undefined;
+  if (era === 'legacy') {
+    // Pushed questions reach only the handlers attachWaitFor registered, under the capabilities
+    // it declared: what a call brings beyond that cannot be honoured, so it is refused up front.
+    if (state === undefined) throw invalid('Legacy era: attachWaitFor(client) first');
+    const differs = (key: 'waitFor' | 'sampling' | 'roots' | 'maxAttempts') =>
+      options[key] !== undefined && options[key] !== state.options[key];
+    if (differs('sampling') || differs('roots'))
+      throw invalid('Legacy era: give sampling and roots to attachWaitFor');
+    if (differs('waitFor') || differs('maxAttempts') || options.modes !== undefined)
+      own = { waitFor: waitFor as WaitFor, modes, maxAttempts };
+  } else if (waitFor === undefined && !durable) {
+    throw invalid('No waitFor: attachWaitFor(client) first, or pass one');
+  }
   return {
     port,
     era,
-    serverName: serverNameOf(port, options.serverName ?? state?.options.serverName),
+    serverName: serverNameOf(port, options.serverName || attached?.serverName),
     state,
     waitFor: waitFor ?? noWaitFor,
     modes,
-    sampling,
-    roots,
+    sampling: options.sampling ?? attached?.sampling,
+    roots: options.roots ?? attached?.roots,
     maxAttempts,
-    extensions: options.extensions ?? state?.options.extensions ?? [],
+    extensions: options.extensions ?? attached?.extensions ?? [],
+    own,
   };
 }
 
@@ -144,13 +180,7 @@ async function run(
     throw new BridgeError('invalid_options', 'params must be an object');
   const { maxRounds, timeout } = checkNumbers(options);
   const durable = options.durable === true;
-  const resolved = resolve(client, options, !durable);
-  if (resolved.era === 'legacy' && (durable || start !== undefined)) {
-    throw new BridgeError(
-      'durable_unsupported',
-      'Durable calls need a modern-era (2026-07-28) connection: a legacy question is a pushed request bound to the open connection',
-    );
-  }
+  const resolved = resolve(client, options, durable, start !== undefined);
   const base = originalParams(params);
   const state = resolved.state;
   const call: CallInfo = {
@@ -158,126 +188,92 @@ async function run(
     params: base,
     era: resolved.era,
     serverName: resolved.serverName,
+    waitFor: resolved.waitFor,
+    modes: resolved.modes,
     signal: options.signal,
     host: state?.host,
   };
-  const wire = async (): Promise<unknown> => {
-    if (resolved.era === 'legacy') {
-      // However the call ends, a question it pushed that is still open can no longer be used.
-      const end = state?.links.beginCall(call);
-      try {
-        return await legacyCall(resolved.port, method, base, {
-          signal: options.signal,
-          timeout,
-          host: state?.host,
-          openCount: () => state?.openCount() ?? 0,
-        });
-      } finally {
-        end?.();
-      }
-    }
-    // Detaching the bridge (connection.close) ends the loop too, so no question outlives it.
+  // The bridge's own failures become BridgeErrors here; what an extension throws reaches the caller
+  // unchanged, so an extension's typed errors stay typed.
+  const last = async (): Promise<unknown> => {
+    // Detaching the bridge (connection.close) ends a modern loop too, so no question outlives it.
     const scope = linkedController(options.signal, state?.links.detached);
     try {
-      return await runModernLoop(scope.signal);
+      return resolved.era === 'legacy'
+        ? await legacyCall(resolved.port, method, base, {
+            signal: options.signal,
+            timeout,
+            host: state?.host,
+            openCount: () => state?.openCount() ?? 0,
+          })
+        : await runInputRequiredLoop((await start?.(resolved)) ?? { params: base, round: 0 }, {
+            port: resolved.port,
+            method,
+            signal: scope.signal,
+            timeout,
+            maxRounds,
+            durable,
+            origin: { server: resolved.serverName, era: 'modern', ...callOrigin(call) },
+            round: {
+              options: {
+                waitFor: resolved.waitFor,
+                sampling: resolved.sampling,
+                roots: resolved.roots,
+              },
+              modes: resolved.modes,
+              maxAttempts: resolved.maxAttempts,
+              hooks: state?.hooks,
+            },
+          });
+    } catch (error) {
+      throw toBridgeError(error, options.signal?.aborted === true);
     } finally {
       scope.dispose();
     }
   };
-  const runModernLoop = async (signal: AbortSignalLike): Promise<unknown> =>
-    runInputRequiredLoop((await start?.(resolved)) ?? { params: base, round: 0 }, {
-      port: resolved.port,
-      method,
-      signal,
-      timeout,
-      maxRounds,
-      durable,
-      origin: { server: resolved.serverName, era: 'modern', ...callOrigin(call) },
-      round: {
-        options: { waitFor: resolved.waitFor, sampling: resolved.sampling, roots: resolved.roots },
-        modes: resolved.modes,
-        maxAttempts: resolved.maxAttempts,
-        hooks: state?.hooks,
-      },
-    });
-  // The bridge's own failures become BridgeErrors here; what an extension throws reaches the caller
-  // unchanged, so an extension's typed errors stay typed.
-  const last = (): Promise<unknown> =>
-    wire().catch((error: unknown) => {
-      throw toBridgeError(error, options.signal?.aborted === true);
-    });
-  const outcome = await around(resolved.extensions, call, last);
-  if (resolved.era === 'legacy')
-    return { status: 'complete', result: outcome as Record<string, unknown> };
-  return outcome as LoopOutcome;
+  // Legacy era: however the call ends, a question it pushed that is still open can no longer be
+  // used. Linked before any extension runs, so an overlap the call's own options forbid is refused
+  // before anything is sent.
+  const end = resolved.era === 'legacy' ? state?.links.beginCall(call, resolved.own) : undefined;
+  try {
+    const outcome = await around(resolved.extensions, call, last);
+    if (resolved.era === 'legacy')
+      return { status: 'complete', result: outcome as Record<string, unknown> };
+    return outcome as LoopOutcome;
+  } finally {
+    end?.();
+  }
 }
 
-function plain(outcome: LoopOutcome): Record<string, unknown> {
-  // Only durable calls can suspend; this guards the typing.
-  if (outcome.status !== 'complete')
-    throw new BridgeError('invalid_options', 'Unexpected suspension of a non-durable call');
-  return outcome.result;
+/** A bridge call (callTool, getPrompt, readResource): durable options may return a suspension. */
+export interface CallFunction<P> {
+  (client: object, params: P, options: DurableCallOptions): Promise<DurableOutcome>;
+  (
+    client: object,
+    params: P,
+    options?: CallOptions & { durable?: false },
+  ): Promise<Record<string, unknown>>;
 }
+
+const callFunction = <P extends object>(method: CallMethod) =>
+  (async (client: object, params: P, options: CallOptions & { durable?: boolean } = {}) => {
+    const outcome = await run(client, method, params as Record<string, unknown>, options);
+    // Only a durable call can suspend.
+    return options.durable === true ? outcome : (outcome as { result: unknown }).result;
+  }) as CallFunction<P>;
 
 /** Call a tool; the person answers any question through waitFor. Durable: may return a suspension. */
-export function callTool(
-  client: object,
-  params: { name: string; arguments?: Record<string, unknown> },
-  options: DurableCallOptions,
-): Promise<DurableOutcome>;
-export function callTool(
-  client: object,
-  params: { name: string; arguments?: Record<string, unknown> },
-  options?: CallOptions & { durable?: false },
-): Promise<Record<string, unknown>>;
-export async function callTool(
-  client: object,
-  params: { name: string; arguments?: Record<string, unknown> },
-  options: CallOptions & { durable?: boolean } = {},
-): Promise<unknown> {
-  const outcome = await run(client, 'tools/call', params, options);
-  return options.durable === true ? outcome : plain(outcome);
-}
+export const callTool = callFunction<{ name: string; arguments?: Record<string, unknown> }>(
+  'tools/call',
+);
 
 /** Get a prompt; the person answers any question through waitFor. Durable: may return a suspension. */
-export function getPrompt(
-  client: object,
-  params: { name: string; arguments?: Record<string, string> },
-  options: DurableCallOptions,
-): Promise<DurableOutcome>;
-export function getPrompt(
-  client: object,
-  params: { name: string; arguments?: Record<string, string> },
-  options?: CallOptions & { durable?: false },
-): Promise<Record<string, unknown>>;
-export async function getPrompt(
-  client: object,
-  params: { name: string; arguments?: Record<string, string> },
-  options: CallOptions & { durable?: boolean } = {},
-): Promise<unknown> {
-  const outcome = await run(client, 'prompts/get', params, options);
-  return options.durable === true ? outcome : plain(outcome);
-}
+export const getPrompt = callFunction<{ name: string; arguments?: Record<string, string> }>(
+  'prompts/get',
+);
 
 /** Read a resource; the person answers any question through waitFor. Durable: may return a suspension. */
-export function readResource(
-  client: object,
-  params: { uri: string },
-  options: DurableCallOptions,
-): Promise<DurableOutcome>;
-export function readResource(
-  client: object,
-  params: { uri: string },
-  options?: CallOptions & { durable?: false },
-): Promise<Record<string, unknown>>;
-export async function readResource(
-  client: object,
-  params: { uri: string },
-  options: CallOptions & { durable?: boolean } = {},
-): Promise<unknown> {
-  const outcome = await run(client, 'resources/read', params, options);
-  return options.durable === true ? outcome : plain(outcome);
-}
+export const readResource = callFunction<{ uri: string }>('resources/read');
 
 /** Options of resume; `durable` defaults to true (a further round suspends again). */
 export interface ResumeOptions extends CallOptions {
@@ -313,20 +309,23 @@ async function hostResponses(
   resolved: Pick<Resolved, 'sampling' | 'roots' | 'waitFor' | 'modes' | 'serverName'>,
   signal?: AbortSignalLike,
 ) {
-  const responses: Record<string, unknown> = {};
+  const responses: Array<[string, unknown]> = [];
+  const context = {
+    options: { waitFor: resolved.waitFor, sampling: resolved.sampling, roots: resolved.roots },
+    modes: resolved.modes,
+  };
   for (const [key, entry] of Object.entries(suspension.inputRequests)) {
     if (entry.method === 'elicitation/create') continue;
-    const context = {
-      options: { waitFor: resolved.waitFor, sampling: resolved.sampling, roots: resolved.roots },
-      modes: resolved.modes,
-    };
     assertServable(key, entry, context);
-    responses[key] = await answerHostRequest(entry, {
-      ...context,
-      maxAttempts: 1,
-      origin: { server: resolved.serverName, era: 'modern', inputKey: key },
-      signal,
-    });
+    responses.push([
+      key,
+      await answerHostRequest(entry, {
+        ...context,
+        maxAttempts: 1,
+        origin: { server: resolved.serverName, era: 'modern', inputKey: key },
+        signal,
+      }),
+    ]);
   }
-  return responses;
+  return Object.fromEntries(responses);
 }

@@ -123,30 +123,27 @@ const patchedHandlers = new WeakSet<OnMessage>();
 /**
  * Spec 2026-07-28 says a client MUST treat a missing `resultType` as "complete"; the v2 SDK's modern
  * codec rejects it instead. On a modern connection the bridge therefore stamps `resultType:
- * "complete"` on results that lack one, at the transport's public `onmessage` seam, before the SDK
- * decodes them. Re-applied whenever the SDK installs a new handler (reconnect).
+ * "complete"` on the results of its own raw requests (`ids`) that lack one, at the transport's
+ * public `onmessage` seam, before the SDK decodes them; the host's own calls on the same client are
+ * left as they are. Re-applied whenever the SDK installs a new handler (reconnect).
  */
-function treatMissingResultTypeAsComplete(client: Loose): void {
+function treatMissingResultTypeAsComplete(client: Loose, ids: Set<unknown>): void {
   const transport = client['transport'] as unknown as { onmessage?: OnMessage } | undefined;
   const inner = transport?.onmessage;
   if (transport === undefined || inner === undefined || patchedHandlers.has(inner)) return;
   const patched: OnMessage = (message, ...rest) => {
     const record = asRecord(message);
     const result = record['result'];
-    if (
-      'id' in record &&
-      typeof result === 'object' &&
-      result !== null &&
-      !Array.isArray(result) &&
-      !('resultType' in result)
-    ) {
-      inner(
-        { ...record, result: { ...(result as Record<string, unknown>), resultType: 'complete' } },
-        ...rest,
-      );
-      return;
-    }
-    inner(message, ...rest);
+    inner(
+      ids.has(record['id']) &&
+        typeof result === 'object' &&
+        result !== null &&
+        !Array.isArray(result) &&
+        !('resultType' in result)
+        ? { ...record, result: { ...result, resultType: 'complete' } }
+        : message,
+      ...rest,
+    );
   };
   patchedHandlers.add(patched);
   transport.onmessage = patched;
@@ -161,7 +158,7 @@ function loadV1Schemas(): Promise<V1Schemas> {
       v1TypesModule = undefined;
       throw new BridgeError(
         'invalid_options',
-        'A v1 @modelcontextprotocol/sdk client needs its zod schemas: pass options.v1Schemas or install @modelcontextprotocol/sdk',
+        'A v1 client needs options.v1Schemas (or @modelcontextprotocol/sdk installed)',
         { cause: error },
       );
     },
@@ -193,19 +190,17 @@ export function clientPort(client: object, v1Schemas?: V1Schemas): ClientPort {
   const cached = portCache.get(client);
   if (cached !== undefined) return cached;
   if (!isMcpClient(client))
-    throw new BridgeError(
-      'invalid_options',
-      'Expected an MCP Client from @modelcontextprotocol/client or @modelcontextprotocol/sdk',
-    );
+    throw new BridgeError('invalid_options', 'Not an MCP Client (v1 or v2 SDK)');
   const loose = client as Loose;
+  /** JSON-RPC ids of the bridge's raw requests in flight on this client. */
+  const rawIds = new Set<unknown>();
   const generation: 'v1' | 'v2' = fn(loose, 'getProtocolEra') !== undefined ? 'v2' : 'v1';
-  const sdkOptions = (options: PortCallOptions) => {
-    const result: Record<string, unknown> = {};
-    if (options.signal !== undefined) result['signal'] = options.signal;
-    if (options.timeout !== undefined) result['timeout'] = options.timeout;
-    if (options.raw === true) result['allowInputRequired'] = true;
-    return result;
-  };
+  // Both SDKs read an undefined option as unset.
+  const sdkOptions = (options: PortCallOptions) => ({
+    signal: options.signal,
+    timeout: options.timeout,
+    allowInputRequired: options.raw,
+  });
   const port: ClientPort = {
     generation,
     client,
@@ -214,9 +209,7 @@ export function clientPort(client: object, v1Schemas?: V1Schemas): ClientPort {
         ? 'legacy'
         : (invoke(loose, 'getProtocolEra') as 'legacy' | 'modern' | undefined),
     serverName: () => {
-      const version =
-        fn(loose, 'getServerVersion') === undefined ? undefined : invoke(loose, 'getServerVersion');
-      const name = asRecord(version)['name'];
+      const name = asRecord(fn(loose, 'getServerVersion')?.call(loose))['name'];
       return typeof name === 'string' && name !== '' ? name : undefined;
     },
     isConnected: () => loose['transport'] !== undefined,
@@ -260,10 +253,32 @@ export function clientPort(client: object, v1Schemas?: V1Schemas): ClientPort {
     },
     call: async (method, params, options) => {
       if (generation === 'v2' && options.raw === true) {
-        if (invoke(loose, 'getProtocolEra') === 'modern') treatMissingResultTypeAsComplete(loose);
-        // request() rather than callTool(): callTool validates structured output against a cached
-        // outputSchema, which an input_required leg does not carry.
-        return invoke(loose, 'request', { method, params }, sdkOptions(options));
+        if (invoke(loose, 'getProtocolEra') === 'modern')
+          treatMissingResultTypeAsComplete(loose, rawIds);
+        // The SDK hands the request to transport.send synchronously inside request(): that is
+        // where the JSON-RPC id it chose is seen.
+        // (Closed: no transport, and the SDK itself rejects with "Not connected".)
+        const transport = (loose['transport'] ?? {}) as unknown as { send: AnyFunction };
+        const send = transport.send;
+        let id: unknown;
+        transport.send = (...args: never[]) => {
+          id ??= asRecord(args[0])['id'];
+          return send.apply(transport, args);
+        };
+        let pending: unknown;
+        try {
+          // request() rather than callTool(): callTool validates structured output against a
+          // cached outputSchema, which an input_required leg does not carry.
+          pending = invoke(loose, 'request', { method, params }, sdkOptions(options));
+        } finally {
+          transport.send = send;
+        }
+        rawIds.add(id);
+        try {
+          return await pending;
+        } finally {
+          rawIds.delete(id);
+        }
       }
       if (method === 'tools/call') {
         return generation === 'v2'

@@ -3,17 +3,20 @@
  * connecting, the era negotiated (`auto`: probe with server/discover and fall back to initialize,
  * spec-digest §2.1), and call functions bound to the connection.
  */
-import type { WaitFor } from '@waitfor/core';
+import type { Answer, WaitFor } from '@waitfor/core';
 import { attachWaitFor, type AttachOptions, type Attachment } from './attachWaitFor';
-import { BridgeError } from './bridgeError';
+import { BridgeError, messageOf, toBridgeError } from './bridgeError';
 import {
   callTool,
   getPrompt,
   readResource,
+  resume,
   type CallOptions,
   type DurableCallOptions,
   type DurableOutcome,
+  type ResumeOptions,
 } from './calls';
+import type { Suspension } from './eras/modern/suspension';
 import { elicitationCapabilities } from './capabilities';
 import { clientPort } from './clientPort';
 
@@ -46,12 +49,24 @@ export interface Connection {
   ): Promise<Record<string, unknown>>;
   getPrompt(
     params: { name: string; arguments?: Record<string, string> },
+    options: DurableCallOptions,
+  ): Promise<DurableOutcome>;
+  getPrompt(
+    params: { name: string; arguments?: Record<string, string> },
     options?: CallOptions & { durable?: false },
   ): Promise<Record<string, unknown>>;
+  readResource(params: { uri: string }, options: DurableCallOptions): Promise<DurableOutcome>;
   readResource(
     params: { uri: string },
     options?: CallOptions & { durable?: false },
   ): Promise<Record<string, unknown>>;
+  /** Finish a suspended durable call (from this or any other connection to the server). */
+  resume(
+    suspension: Suspension,
+    answers: readonly Answer[],
+    options?: ResumeOptions,
+  ): Promise<DurableOutcome>;
+  /** tools/list (uses `signal` and `timeout`); an SDK failure becomes a BridgeError. */
   listTools(options?: CallOptions): Promise<Record<string, unknown>>;
   close(): Promise<void>;
 }
@@ -93,33 +108,30 @@ export async function connectWith(
     await client.connect(await createTransport());
   } catch (error) {
     attachment.detach();
-    throw new BridgeError(
-      'client_error',
-      `Could not connect: ${error instanceof Error ? error.message : String(error)}`,
-      { cause: error },
-    );
+    throw new BridgeError('client_error', `Could not connect: ${messageOf(error)}`, {
+      cause: error,
+    });
   }
   const port = clientPort(client);
+  const bind =
+    (call: (client: object, ...rest: never[]) => unknown) =>
+    (...rest: never[]) =>
+      call(client, ...rest);
   const connection = {
     client,
     era: port.era() ?? 'legacy',
     serverName: attachment.host.serverName,
     attachment,
-    callTool: (
-      params: { name: string; arguments?: Record<string, unknown> },
-      callOptions?: CallOptions & { durable?: boolean },
-    ) => callTool(client, params, callOptions as CallOptions),
-    getPrompt: (
-      params: { name: string; arguments?: Record<string, string> },
-      callOptions?: CallOptions,
-    ) => getPrompt(client, params, callOptions),
-    readResource: (params: { uri: string }, callOptions?: CallOptions) =>
-      readResource(client, params, callOptions),
-    listTools: async (callOptions: CallOptions = {}) =>
-      (await port.listTools({
-        signal: callOptions.signal,
-        timeout: callOptions.timeout,
-      })) as Record<string, unknown>,
+    callTool: bind(callTool),
+    getPrompt: bind(getPrompt),
+    readResource: bind(readResource),
+    resume: bind(resume),
+    listTools: (callOptions: CallOptions = {}) =>
+      port
+        .listTools({ signal: callOptions.signal, timeout: callOptions.timeout })
+        .catch((error) => {
+          throw toBridgeError(error, callOptions.signal?.aborted);
+        }),
     close: async () => {
       attachment.detach();
       await client.close();
@@ -136,7 +148,7 @@ export async function connect(
   if (typeof target !== 'object' || target === null || !('url' in target)) {
     throw new BridgeError(
       'invalid_options',
-      'connect({ url }) — for { command } (stdio) import connect from "@waitfor/mcp-bridge/node"',
+      'connect needs { url } (stdio: import connect from "@waitfor/mcp-bridge/node")',
     );
   }
   const url = typeof target.url === 'string' ? target.url : target.url.href;

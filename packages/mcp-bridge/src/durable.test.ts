@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { accept, decline, type Answer } from '@waitfor/core';
+import { accept, decline, WaitforError, type Answer } from '@waitfor/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openClient, scriptedPerson, textOf, tsxBinary } from './__fixtures__/clients';
 import { startDualEraHttpServer, type DualEraHttpServer } from './__fixtures__/dualEraServer';
@@ -69,18 +69,27 @@ describe('durable suspension', () => {
         JSON.stringify((first as { suspension: Suspension }).suspension),
       ) as Suspension;
       expect(suspension).toMatchObject({
-        version: 1,
+        version: 2,
         method: 'tools/call',
         params: { name: 'two_rounds' },
         round: 1,
-        serverName: 'dual-era-fixture',
       });
-      expect(suspension).not.toHaveProperty('requestState');
+      // Nothing derivable is stored twice: the key and the server live in each Request's origin.
+      expect(Object.keys(suspension).sort()).toEqual(
+        ['inputRequests', 'method', 'params', 'requests', 'round', 'version'].sort(),
+      );
       expect(suspension.requests).toHaveLength(1);
       expect(suspension.requests[0]).toMatchObject({
         kind: 'input',
         prompt: 'Which city?',
-        data: { origin: { tool: 'two_rounds', inputKey: 'first', era: 'modern' } },
+        data: {
+          origin: {
+            server: 'dual-era-fixture',
+            tool: 'two_rounds',
+            inputKey: 'first',
+            era: 'modern',
+          },
+        },
       });
 
       const second = await resumeInChild(suspension, [
@@ -156,6 +165,89 @@ describe('durable suspension', () => {
       expect(server.received.length).toBe(from);
       const declined = await resume(client, suspension, [decline(request)]);
       expect(textOf((declined as { result: unknown }).result)).toBe('decline');
+    } finally {
+      await close();
+    }
+  });
+
+  it('refuses tampered or outdated suspensions with invalid_params, before anything is sent', async () => {
+    const { client, close } = await openClient(
+      'v2-modern',
+      'http',
+      { url: server.url },
+      { waitFor: neverAsked.waitFor },
+    );
+    try {
+      const first = await callTool(client, { name: 'ask_form' }, { durable: true });
+      const suspension = (first as { suspension: Suspension }).suspension;
+      const request = suspension.requests[0]!;
+      const key = request.data?.origin?.['inputKey'] as string;
+      const entry = suspension.inputRequests[key]!;
+      const from = server.received.length;
+      const withRequest = (origin: Record<string, unknown>) => ({
+        ...suspension,
+        requests: [{ ...request, data: { ...request.data, origin } }],
+      });
+      const tampered: Array<[string, unknown, RegExp]> = [
+        // A schema the spec forbids (a nested object): core's form parser refuses it.
+        [
+          'a nested schema',
+          {
+            ...suspension,
+            inputRequests: {
+              [key]: {
+                ...entry,
+                params: {
+                  ...entry.params,
+                  requestedSchema: {
+                    type: 'object',
+                    properties: { a: { type: 'object', properties: {} } },
+                  },
+                },
+              },
+            },
+          },
+          /requestedSchema/,
+        ],
+        [
+          'a stored version 1',
+          { ...suspension, version: 1, keys: { [request.id]: key }, serverName: 'x' },
+          /version 1 is not 2/,
+        ],
+        [
+          'a Request naming an inherited key',
+          withRequest({ server: 'dual-era-fixture', era: 'modern', inputKey: 'constructor' }),
+          /matches no inputRequest/,
+        ],
+        [
+          'a Request with an empty server',
+          withRequest({ server: '', era: 'modern', inputKey: key }),
+          /origin\.server/,
+        ],
+        ['a missing Request', { ...suspension, requests: [] }, /no request for inputRequests/],
+      ];
+      for (const [label, value, message] of tampered) {
+        const error = await resume(client, value as Suspension, [accept(request, {})]).catch(
+          (caught: unknown) => caught,
+        );
+        expect(BridgeError.isInstance(error), label).toBe(true);
+        expect((error as BridgeError).code, label).toBe('invalid_params');
+        expect((error as BridgeError).message, label).toMatch(message);
+      }
+      // The schema error keeps core's error as its cause.
+      const nested = await resume(client, tampered[0]![1] as Suspension, []).catch(
+        (caught: unknown) => caught as BridgeError,
+      );
+      expect(WaitforError.isInstance((nested as BridgeError).cause)).toBe(true);
+      // An Answer whose id is an Object.prototype name is foreign, not silently matched.
+      const foreign = await resume(client, suspension, [accept('constructor', {})]).catch(
+        (caught: unknown) => caught as BridgeError,
+      );
+      expect(foreign).toMatchObject({
+        code: 'answer_mismatch',
+        details: { missing: [request.id], foreign: ['constructor'] },
+      });
+      expect(server.received.length).toBe(from);
     } finally {
       await close();
     }

@@ -38,9 +38,59 @@ describe('hostile raw 2026-07-28 server (messages the SDK server refuses to emit
     const person = recordingWaitFor(confirmYes);
     connection = await connect({ url: server.url }, { waitFor: person.waitFor, era: 'modern' });
     const error = await rejection(connection.callTool({ name: 'unknown_method', arguments: {} }));
-    expect(['unsupported_input_request', 'invalid_params']).toContain(error.code);
+    expect(error.code).toBe<BridgeErrorCode>('unsupported_input_request');
     expect(server.calls).toHaveLength(1);
     expect(person.requests).toEqual([]);
+  });
+
+  test('sampling asked of a host without a sampling handler: unsupported_input_request, nothing sent', async () => {
+    // The SDK server would not ask an undeclared capability; this one does, so the bridge's own
+    // refusal is what is exercised.
+    const person = recordingWaitFor(confirmYes);
+    connection = await connect({ url: server.url }, { waitFor: person.waitFor, era: 'modern' });
+    const error = await rejection(connection.callTool({ name: 'ask_sampling', arguments: {} }));
+    expect(error.code).toBe<BridgeErrorCode>('unsupported_input_request');
+    expect(error.message).toContain('sampling/createMessage');
+    expect(server.calls).toHaveLength(1);
+    expect(person.requests).toEqual([]);
+  });
+
+  test('the same inputRequest reaches a sampling handler when the host gives one', async () => {
+    const person = recordingWaitFor(confirmYes);
+    const seen: unknown[] = [];
+    connection = await connect(
+      { url: server.url },
+      {
+        waitFor: person.waitFor,
+        era: 'modern',
+        sampling: async (params, context) => {
+          seen.push([params['maxTokens'], context.origin]);
+          return { role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'm' };
+        },
+      },
+    );
+    const result = await connection.callTool({ name: 'ask_sampling', arguments: {} });
+    expect(resultText(result)).toBe('sampled');
+    expect(seen).toEqual([
+      [5, { server: 'hostile-raw', era: 'modern', tool: 'ask_sampling', inputKey: 'llm' }],
+    ]);
+    expect(server.calls).toHaveLength(2);
+  });
+
+  test("a result without resultType is complete for the bridge's calls; the host's own calls are left to the SDK", async () => {
+    const person = recordingWaitFor(confirmYes);
+    connection = await connect({ url: server.url }, { waitFor: person.waitFor, era: 'modern' });
+    const result = await connection.callTool({ name: 'no_result_type', arguments: {} });
+    expect(resultText(result)).toBe('untyped');
+    // The same client, a call the bridge did not issue: its response is not rewritten, so the
+    // SDK's own handling (its modern codec refuses a missing resultType) applies unchanged.
+    const client = connection.client as { callTool(params: object): Promise<unknown> };
+    const own = await client.callTool({ name: 'no_result_type', arguments: {} }).then(
+      () => 'resolved',
+      () => 'rejected',
+    );
+    expect(own).toBe('rejected');
+    expect(server.calls).toHaveLength(2);
   });
 
   test('an unknown resultType is a typed error', async () => {

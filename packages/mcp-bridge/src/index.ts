@@ -5,7 +5,13 @@ export type { BridgeCapabilities, CapabilityOptions, ElicitationMode } from './c
 export { attachWaitFor } from './attachWaitFor';
 export type { AttachOptions, Attachment, RootsHandler, SamplingHandler } from './attachWaitFor';
 export { callTool, getPrompt, readResource, resume } from './calls';
-export type { CallOptions, DurableCallOptions, DurableOutcome, ResumeOptions } from './calls';
+export type {
+  CallFunction,
+  CallOptions,
+  DurableCallOptions,
+  DurableOutcome,
+  ResumeOptions,
+} from './calls';
 export { parseSuspension } from './eras/modern/suspension';
 export type { Suspension } from './eras/modern/suspension';
 export type { InputRequest } from './eras/modern/resolveRound';

@@ -25,8 +25,10 @@ afterAll(async () => {
 
 describe.each<ClientKind>(['v2-legacy', 'v1'])('%s client', (kind) => {
   it("does not count the person's answer time against the call timeout, but does time out a slow server", async () => {
+    // The person takes 2.5× the call's whole budget: only a paused timer lets the call finish. The
+    // budget leaves a loaded machine a full second for the call's own round trips.
     const person = scriptedPerson(async (request) => {
-      await sleep(800);
+      await sleep(2_500);
       return accept(request, { name: 'Slow' });
     });
     const { client, close } = await openClient(
@@ -36,12 +38,12 @@ describe.each<ClientKind>(['v2-legacy', 'v1'])('%s client', (kind) => {
       { waitFor: person.waitFor },
     );
     try {
-      const result = await callTool(client, { name: 'ask_form' }, { timeout: 300 });
+      const result = await callTool(client, { name: 'ask_form' }, { timeout: 1_000 });
       expect(textOf(result)).toBe('accept:{"name":"Slow","age":30,"color":"blue"}');
       const error = await callTool(
         client,
-        { name: 'slow', arguments: { ms: 800 } },
-        { timeout: 300 },
+        { name: 'slow', arguments: { ms: 2_500 } },
+        { timeout: 1_000 },
       ).catch((caught: unknown) => caught);
       expect(BridgeError.isInstance(error) && error.code).toBe('timeout');
     } finally {
@@ -49,6 +51,9 @@ describe.each<ClientKind>(['v2-legacy', 'v1'])('%s client', (kind) => {
     }
   });
 
+  // End to end: both SDK clients refuse an undeclared mode themselves before the bridge's handler
+  // runs. The bridge's own refusal (a mode declared, but not served for the call) is exercised in
+  // callOptions.test.ts.
   it('refuses a pushed mode it did not declare with -32602, without asking', async () => {
     const person = scriptedPerson((request) => accept(request, { name: 'Ada' }));
     const { client, close } = await openClient(

@@ -46,11 +46,7 @@ export function linkedController(
     hooked.push(() => parent.removeEventListener('abort', onAbort));
   }
   if (controller.signal.aborted) dispose();
-  return {
-    signal: controller.signal,
-    abort: (reason?: unknown) => controller.abort(reason),
-    dispose,
-  };
+  return Object.assign(controller, { dispose });
 }
 
 /** Run `callback` after `delay` ms; returns a cancel function. */

@@ -21,6 +21,7 @@ import {
   type Attachment,
   type BridgeExtension,
   type CallOptions,
+  type ElicitationMode,
 } from '@waitfor/mcp-bridge';
 
 /** Which client generation to use. */
@@ -71,6 +72,8 @@ export const everythingServer = (): ServerCommand => ({
 export interface OpenOptions {
   waitFor: WaitFor;
   extensions?: BridgeExtension[];
+  /** Elicitation modes the client declares (default form and url). */
+  modes?: ElicitationMode[];
   era?: 'legacy' | 'auto';
 }
 
@@ -114,6 +117,7 @@ async function open(
     waitFor: options.waitFor,
     extensions: options.extensions ?? [],
     v1Schemas: v1Types,
+    ...(options.modes === undefined ? {} : { modes: options.modes }),
   });
   await attachment.ready;
   await client.connect(transport);

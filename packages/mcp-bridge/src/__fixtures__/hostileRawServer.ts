@@ -5,8 +5,11 @@
  * POST, JSON responses, `server/discover`, `tools/list`, `tools/call`, with the per-request `_meta`
  * envelope checked for presence.
  *
- * Tools: `unknown_method` (an `input_required` whose only input request is `widgets/create`) and
- * `unknown_result_type` (a result with `resultType: "banana"`). Every tools/call is recorded.
+ * Tools: `unknown_method` (an `input_required` whose only input request is `widgets/create`),
+ * `unknown_result_type` (a result with `resultType: "banana"`), `ask_sampling` (an `input_required`
+ * asking `sampling/createMessage` whatever the client declared; answered → text "sampled") and
+ * `no_result_type` (a result without `resultType`, which a client MUST treat as complete). Every
+ * tools/call is recorded.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -34,6 +37,16 @@ const tools = [
   {
     name: 'unknown_result_type',
     description: 'Answers with an unknown resultType.',
+    inputSchema: { type: 'object' },
+  },
+  {
+    name: 'ask_sampling',
+    description: 'Asks for sampling whatever the client declared.',
+    inputSchema: { type: 'object' },
+  },
+  {
+    name: 'no_result_type',
+    description: 'Answers without a resultType.',
     inputSchema: { type: 'object' },
   },
 ];
@@ -70,6 +83,23 @@ function answer(
       };
     }
     if (params.name === 'unknown_result_type') return { resultType: 'banana', content: [] };
+    if (params.name === 'ask_sampling') {
+      if (params.inputResponses !== undefined)
+        return { resultType: 'complete', content: [{ type: 'text', text: 'sampled' }] };
+      return {
+        resultType: 'input_required',
+        inputRequests: {
+          llm: {
+            method: 'sampling/createMessage',
+            params: {
+              messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }],
+              maxTokens: 5,
+            },
+          },
+        },
+      };
+    }
+    if (params.name === 'no_result_type') return { content: [{ type: 'text', text: 'untyped' }] };
   }
   return undefined;
 }

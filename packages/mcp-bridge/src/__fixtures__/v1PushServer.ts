@@ -3,7 +3,9 @@
  * through `extra.sendRequest`, without checking the client's declared modes — so tests can see how
  * a client refuses an undeclared mode (-32602). Run: `tsx v1PushServer.ts`.
  *
- * Tools: `push {mode: 'form'|'url'}` → text "accept:{…}" / "decline" / "cancel" / "error:<code>".
+ * Tools: `push {mode: 'form'|'url'}` → text "accept:{…}" / "decline" / "cancel" / "error:<code>";
+ * `exit` → the process exits while the call is open (the client sees its connection close).
+ * Prompts: `fail {message}` → a JSON-RPC error response -32000 with exactly that message.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -45,5 +47,15 @@ server.registerTool(
     }
   },
 );
+
+server.registerTool('exit', {}, async () => {
+  setTimeout(() => process.exit(0), 20);
+  return new Promise<never>(() => {});
+});
+
+server.registerPrompt('fail', { argsSchema: { message: z.string() } }, async ({ message }) => {
+  // Not an McpError, whose message would carry its "MCP error -32000: " prefix onto the wire.
+  throw Object.assign(new Error(message), { code: -32000 });
+});
 
 await server.connect(new StdioServerTransport());

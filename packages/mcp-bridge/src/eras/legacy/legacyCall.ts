@@ -31,6 +31,8 @@ export async function legacyCall(
   options: LegacyCallOptions,
 ): Promise<unknown> {
   const controller = linkedController(options.signal);
+  const timeoutError = (cause?: unknown) =>
+    new BridgeError('timeout', `${method} timed out after ${options.timeout} ms`, { cause });
   let timedOut = false;
   let remaining = options.timeout;
   let startedAt = 0;
@@ -40,9 +42,7 @@ export async function legacyCall(
     startedAt = Date.now();
     cancelTimer = schedule(remaining, () => {
       timedOut = true;
-      controller.abort(
-        new BridgeError('timeout', `${method} timed out after ${options.timeout} ms`),
-      );
+      controller.abort(timeoutError());
     });
   };
   const pause = () => {
@@ -62,10 +62,7 @@ export async function legacyCall(
   try {
     return await port.call(method, params, { signal: controller.signal, timeout: MAX_TIMER_DELAY });
   } catch (error) {
-    if (timedOut)
-      throw new BridgeError('timeout', `${method} timed out after ${options.timeout} ms`, {
-        cause: error,
-      });
+    if (timedOut) throw timeoutError(error);
     throw toBridgeError(error, options.signal?.aborted === true);
   } finally {
     pause();

@@ -37,20 +37,20 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 export function parseInputRequests(value: unknown): Record<string, InputRequest> {
   if (value === undefined) return {};
   if (!isRecord(value)) throw new BridgeError('invalid_params', 'inputRequests must be an object');
-  const parsed: Record<string, InputRequest> = {};
-  for (const [key, entry] of Object.entries(value)) {
-    if (!isRecord(entry) || typeof entry['method'] !== 'string') {
-      throw new BridgeError('invalid_params', `inputRequests["${key}"] must be {method, params}`);
-    }
-    if (entry['params'] !== undefined && !isRecord(entry['params'])) {
-      throw new BridgeError('invalid_params', `inputRequests["${key}"].params must be an object`);
-    }
-    parsed[key] =
-      entry['params'] === undefined
-        ? { method: entry['method'] }
-        : { method: entry['method'], params: entry['params'] };
-  }
-  return parsed;
+  // fromEntries: a key such as "__proto__" stays an own key, as the server sent it.
+  return Object.fromEntries(
+    Object.entries(value).map(([key, entry]) => {
+      if (!isRecord(entry) || typeof entry['method'] !== 'string') {
+        throw new BridgeError('invalid_params', `inputRequests["${key}"] must be {method, params}`);
+      }
+      if (entry['params'] !== undefined && !isRecord(entry['params'])) {
+        throw new BridgeError('invalid_params', `inputRequests["${key}"].params must be an object`);
+      }
+      const parsed: InputRequest = { method: entry['method'] };
+      if (entry['params'] !== undefined) parsed.params = entry['params'];
+      return [key, parsed];
+    }),
+  );
 }
 
 /** Fail clearly on an inputRequest this host cannot serve (before anything is asked). */
@@ -64,7 +64,7 @@ export function assertServable(
     if (!context.modes.includes(mode)) {
       throw new BridgeError(
         'unsupported_input_request',
-        `inputRequests["${key}"] asks ${mode}-mode elicitation, which was not declared`,
+        `inputRequests["${key}"]: ${mode} mode not declared`,
       );
     }
     return;
@@ -73,31 +73,26 @@ export function assertServable(
   if (entry.method === 'roots/list' && context.options.roots !== undefined) return;
   throw new BridgeError(
     'unsupported_input_request',
-    `inputRequests["${key}"] asks ${entry.method}, which this host does not serve`,
+    `inputRequests["${key}"]: ${entry.method} not served`,
   );
 }
 
-/** Answer one non-elicitation inputRequest through the host's handler. */
+/** Answer one sampling or roots inputRequest through the host's handler (assertServable passed it). */
 export async function answerHostRequest(
   entry: InputRequest,
   context: RoundContext & { signal?: AbortSignalLike | undefined },
 ): Promise<unknown> {
+  const { sampling, roots } = context.options;
+  const handlerContext = { signal: context.signal, origin: context.origin };
   try {
-    if (entry.method === 'sampling/createMessage' && context.options.sampling !== undefined) {
-      return await context.options.sampling(entry.params ?? {}, {
-        signal: context.signal,
-        origin: context.origin,
-      });
-    }
-    if (entry.method === 'roots/list' && context.options.roots !== undefined) {
-      return await context.options.roots({ signal: context.signal, origin: context.origin });
-    }
+    return await (entry.method === 'roots/list'
+      ? roots!(handlerContext)
+      : sampling!(entry.params ?? {}, handlerContext));
   } catch (error) {
     throw new BridgeError('wait_failed', `The host's ${entry.method} handler threw`, {
       cause: error,
     });
   }
-  throw new BridgeError('unsupported_input_request', `No handler for ${entry.method}`);
 }
 
 /** Resolve every inputRequest of a round concurrently; responses are keyed exactly like the requests. */

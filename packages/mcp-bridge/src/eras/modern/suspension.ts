@@ -7,15 +7,18 @@
  * `requestState` is kept byte-exact; answers must match the pending Requests one to one, and an
  * invalid form answer is refused locally (nothing is sent).
  */
-import type { Answer, Request, RequestOrigin } from '@waitfor/core';
-import { buildElicitationRequest, settleAnswer } from '../../askPerson';
-import { BridgeError } from '../../bridgeError';
+import { parseRequest, type Answer, type Request, type RequestOrigin } from '@waitfor/core';
+import { buildElicitationRequest, checkQuestion, settleAnswer } from '../../askPerson';
+import { BridgeError, messageOf } from '../../bridgeError';
 import type { CallMethod } from '../../extension';
 import { parseInputRequests, type InputRequest } from './resolveRound';
 
+/** The shape of suspensions this version writes and reads; older ones are refused (ask again). */
+const VERSION = 2;
+
 /** Everything needed to finish a suspended call later. JSON-safe. */
 export interface Suspension {
-  version: 1;
+  version: 2;
   method: CallMethod;
   /** The original call params (without inputResponses/requestState). */
   params: Record<string, unknown>;
@@ -23,14 +26,17 @@ export interface Suspension {
   requestState?: string;
   /** The inputRequests of the pending round, as the server sent them. */
   inputRequests: Record<string, InputRequest>;
-  /** The Requests a person must answer (one per elicitation inputRequest). */
+  /**
+   * The Requests a person must answer, one per elicitation inputRequest. Each names its
+   * inputRequests key in `data.origin.inputKey` and who asks in `data.origin.server`.
+   */
   requests: Request[];
-  /** Request id → inputRequests key. */
-  keys: Record<string, string>;
   /** How many input_required rounds this call has seen so far. */
   round: number;
-  serverName: string;
 }
+
+/** The inputRequests key a suspension's Request answers (checked by parseSuspension). */
+const keyOf = (request: Request): string => request.data?.origin?.['inputKey'] as string;
 
 /** Build the suspension of a round. */
 export function createSuspension(input: {
@@ -42,22 +48,17 @@ export function createSuspension(input: {
   origin: RequestOrigin;
 }): Suspension {
   const requests: Request[] = [];
-  const keys: Record<string, string> = {};
   for (const [key, entry] of Object.entries(input.inputRequests)) {
-    if (entry.method !== 'elicitation/create') continue;
-    const request = buildElicitationRequest(entry.params, { ...input.origin, inputKey: key });
-    requests.push(request);
-    keys[request.id] = key;
+    if (entry.method === 'elicitation/create')
+      requests.push(buildElicitationRequest(entry.params, { ...input.origin, inputKey: key }));
   }
   const suspension: Suspension = {
-    version: 1,
+    version: VERSION,
     method: input.method,
     params: input.params,
     inputRequests: input.inputRequests,
     requests,
-    keys,
     round: input.round,
-    serverName: input.origin.server,
   };
   if (input.requestState !== undefined) suspension.requestState = input.requestState;
   return suspension;
@@ -68,32 +69,48 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 
 const methods: readonly string[] = ['tools/call', 'prompts/get', 'resources/read'];
 
-/** Check untrusted suspension data (e.g. read back from storage); throws 'invalid_params'. */
+/**
+ * Check untrusted suspension data (e.g. read back from storage); throws 'invalid_params' (the
+ * underlying error, e.g. a form schema the spec forbids, as `cause`).
+ */
 export function parseSuspension(value: unknown): Suspension {
-  const fail = (message: string) =>
-    new BridgeError('invalid_params', `Invalid suspension: ${message}`);
+  const fail = (message: string, cause?: unknown) =>
+    new BridgeError('invalid_params', `Invalid suspension: ${message}`, { cause });
   if (!isRecord(value)) throw fail('not an object');
-  if (value['version'] !== 1) throw fail('unknown version');
+  if (value['version'] !== VERSION)
+    throw fail(`version ${String(value['version'])} is not ${VERSION} (call again)`);
   if (typeof value['method'] !== 'string' || !methods.includes(value['method']))
     throw fail('bad method');
   if (!isRecord(value['params'])) throw fail('params must be an object');
   if (value['requestState'] !== undefined && typeof value['requestState'] !== 'string')
     throw fail('requestState must be a string');
   const inputRequests = parseInputRequests(value['inputRequests']);
-  if (!Array.isArray(value['requests'])) throw fail('requests must be an array');
-  if (!isRecord(value['keys'])) throw fail('keys must be an object');
-  const keys = value['keys'] as Record<string, unknown>;
-  const requests = value['requests'] as unknown[];
-  for (const request of requests) {
-    if (!isRecord(request) || typeof request['id'] !== 'string')
-      throw fail('every request needs an id');
-    const key = keys[request['id']];
-    if (typeof key !== 'string' || inputRequests[key]?.method !== 'elicitation/create')
-      throw fail(`request ${request['id']} has no elicitation key`);
+  const requests = value['requests'];
+  if (!Array.isArray(requests)) throw fail('requests must be an array');
+  // One Request per elicitation inputRequest, each naming its own key: a bijection.
+  const keys = new Set<string>();
+  for (const [key, entry] of Object.entries(inputRequests)) {
+    if (entry.method !== 'elicitation/create') continue;
+    // Throws 'invalid_params' itself (a schema the spec forbids: core's error as `cause`).
+    checkQuestion(entry.params);
+    keys.add(key);
   }
+  const ids = new Set<string>();
+  for (const item of requests) {
+    let request: Request;
+    try {
+      request = parseRequest(item);
+    } catch (error) {
+      throw fail(messageOf(error), error);
+    }
+    const key = keyOf(request);
+    if (!keys.delete(key) || ids.has(request.id))
+      throw fail(`request ${request.id} matches no inputRequest`);
+    ids.add(request.id);
+  }
+  if (keys.size > 0) throw fail(`no request for inputRequests ${[...keys]}`);
   if (typeof value['round'] !== 'number' || !Number.isInteger(value['round']) || value['round'] < 1)
     throw fail('round must be an integer ≥ 1');
-  if (typeof value['serverName'] !== 'string') throw fail('serverName must be a string');
   return value as unknown as Suspension;
 }
 
@@ -106,42 +123,34 @@ export function elicitationResponses(
   suspension: Suspension,
   answers: readonly Answer[],
 ): Record<string, unknown> {
-  if (!Array.isArray(answers))
-    throw new BridgeError('answer_mismatch', 'answers must be an array of Answers');
+  const pending = new Set(suspension.requests.map((request) => request.id));
   const byId = new Map<string, Answer>();
   const foreign: string[] = [];
-  for (const answer of answers) {
+  // Not an array: every Request is missing.
+  for (const answer of Array.isArray(answers) ? answers : []) {
     const id = isRecord(answer) && typeof answer['id'] === 'string' ? answer['id'] : undefined;
-    if (
-      id === undefined ||
-      suspension.keys[id] === undefined ||
-      byId.has(id) ||
-      typeof answer.ok !== 'boolean'
-    ) {
+    if (id === undefined || !pending.has(id) || byId.has(id) || typeof answer.ok !== 'boolean') {
       foreign.push(String(id));
       continue;
     }
     byId.set(id, answer);
   }
-  const missing = suspension.requests.map((request) => request.id).filter((id) => !byId.has(id));
+  const missing = [...pending].filter((id) => !byId.has(id));
   if (foreign.length > 0 || missing.length > 0) {
-    throw new BridgeError('answer_mismatch', "The answers do not match the suspension's Requests", {
+    throw new BridgeError('answer_mismatch', 'The answers do not match the Requests', {
       details: { missing, foreign },
     });
   }
-  const responses: Record<string, unknown> = {};
-  for (const request of suspension.requests) {
-    const key = suspension.keys[request.id] as string;
-    const settled = settleAnswer(
-      suspension.inputRequests[key]?.params,
-      byId.get(request.id) as Answer,
-    );
-    if ('errors' in settled) {
-      throw new BridgeError('invalid_answer', `The answer to ${request.id} does not fit its form`, {
-        details: { requestId: request.id, errors: settled.errors },
-      });
-    }
-    responses[key] = settled.result;
-  }
-  return responses;
+  return Object.fromEntries(
+    suspension.requests.map((request) => {
+      const key = keyOf(request);
+      const settled = settleAnswer(suspension.inputRequests[key]?.params, byId.get(request.id)!);
+      if ('errors' in settled) {
+        throw new BridgeError('invalid_answer', `Invalid answer to ${request.id}`, {
+          details: { requestId: request.id, errors: settled.errors },
+        });
+      }
+      return [key, settled.result];
+    }),
+  );
 }

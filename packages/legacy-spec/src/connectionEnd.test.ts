@@ -1,0 +1,137 @@
+/**
+ * What legacy-spec does at the edges of a connection, against REAL legacy-era servers over stdio
+ * (a v2 `@modelcontextprotocol/server` and a v1 `@modelcontextprotocol/sdk` server) with v2 and v1
+ * clients: a -32042 on a client that cannot show URL questions passes through unchanged; the
+ * connection closing (without detaching) closes its elicitations; a call's own waitFor asks the
+ * -32042 questions of that call.
+ */
+import { accept, type Request, type WaitFor } from '@waitfor/core';
+import { BridgeError } from '@waitfor/mcp-bridge';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  fixtureServer,
+  openStdio,
+  type ClientKind,
+  type OpenConnection,
+} from './__fixtures__/openConnection';
+import { createLegacySpec, type LegacySpecOptions } from './index';
+
+const rows: Array<{ label: string; file: string; client: ClientKind }> = [
+  { label: 'v2 server, v2 client', file: 'completionServerV2Stdio.ts', client: 'v2' },
+  { label: 'v1 server, v1 client', file: 'completionServerV1Stdio.ts', client: 'v1' },
+];
+
+const textOf = (result: Record<string, unknown>) =>
+  (result['content'] as Array<{ text?: string }>).map((block) => block.text ?? '').join('');
+
+const failureOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+
+let open: OpenConnection | undefined;
+afterEach(async () => {
+  await open?.close();
+  open = undefined;
+});
+
+describe.each(rows)('legacy-spec at the connection edges with a $label', ({ file, client }) => {
+  const start = async (
+    waitFor: WaitFor,
+    options: LegacySpecOptions & { modes?: Array<'form' | 'url'> } = {},
+  ) => {
+    const { modes, ...legacyOptions } = options;
+    const legacy = createLegacySpec(legacyOptions);
+    open = await openStdio(client, fixtureServer(file), {
+      waitFor,
+      extensions: [legacy.extension],
+      ...(modes === undefined ? {} : { modes }),
+    });
+    return { legacy, connection: open };
+  };
+
+  it('passes a -32042 through unchanged when the client did not declare URL mode: nobody is asked', async () => {
+    const asked: Request[] = [];
+    const { legacy, connection } = await start(
+      async (request) => {
+        asked.push(request);
+        return accept(request);
+      },
+      { modes: ['form'] },
+    );
+    const failure = await failureOf(
+      connection.callTool('requires-url', {
+        elicitationIds: ['m-1'],
+        url: 'https://auth.example.com/m',
+      }),
+    );
+    expect(BridgeError.isInstance(failure)).toBe(true);
+    expect(failure).toMatchObject({
+      code: 'server_error',
+      rpc: { code: -32042, data: { elicitations: [{ elicitationId: 'm-1' }] } },
+    });
+    expect(asked).toEqual([]);
+    expect(legacy.getSnapshot()).toEqual([]);
+  });
+
+  it('the connection closing without a detach closes its elicitations and ends the -32042 wait', async () => {
+    const { legacy, connection } = await start(async (request) => accept(request), {
+      completionTimeoutMs: Infinity,
+    });
+    const call = failureOf(
+      connection.callTool('requires-url', {
+        elicitationIds: ['z-1'],
+        url: 'https://auth.example.com/z',
+      }),
+    );
+    // Consented: the person is in the browser; no completion has come.
+    await expect.poll(() => legacy.get('z-1')?.state).toBe('consented');
+    const waiting = failureOf(legacy.waitForCompletion('z-1', { timeoutMs: Infinity }));
+
+    await (connection.client as { close(): Promise<void> }).close();
+
+    expect(await waiting).toMatchObject({ code: 'elicitation_closed' });
+    expect(legacy.get('z-1')?.state).toBe('closed');
+    const failure = await call;
+    expect(BridgeError.isInstance(failure)).toBe(true);
+    expect(failure).toMatchObject({ code: 'aborted' });
+    // A wait begun after the close ends at once, too.
+    expect(await failureOf(legacy.waitForCompletion('z-1'))).toMatchObject({
+      code: 'elicitation_closed',
+    });
+  });
+
+  it("asks a call's -32042 questions through the call's own waitFor", async () => {
+    const attached: Request[] = [];
+    const { connection } = await start(
+      async (request) => {
+        attached.push(request);
+        return accept(request);
+      },
+      { completionTimeoutMs: 20_000 },
+    );
+    const own: Request[] = [];
+    const sdkClient = connection.client as { callTool(params: object): Promise<unknown> };
+    const result = await connection.callTool(
+      'requires-url',
+      { elicitationIds: ['w-1'], url: 'https://auth.example.com/w' },
+      {
+        waitFor: async (request) => {
+          own.push(request);
+          // The person finishes in the browser; the server then notifies. (A plain SDK call: the
+          // bridge's own calls wait while a call with its own waitFor runs.)
+          setTimeout(
+            () =>
+              void sdkClient.callTool({ name: 'complete', arguments: { elicitationId: 'w-1' } }),
+            50,
+          );
+          return accept(request);
+        },
+      },
+    );
+    expect(textOf(result)).toBe('done:2');
+    expect(attached).toEqual([]);
+    expect(own.map((request) => request.data?.['elicitationId'])).toEqual(['w-1']);
+  });
+});

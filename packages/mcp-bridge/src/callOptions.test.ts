@@ -1,0 +1,246 @@
+/**
+ * One resolver, both eras: what a call brings itself (waitFor, modes, maxAttempts, serverName)
+ * answers its questions in the legacy era as in the modern one, and what the legacy era cannot
+ * honour is refused with `invalid_options` before anything is sent. Real servers, real clients.
+ */
+import { accept, type Answer, type Request } from '@waitfor/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  openClient,
+  scriptedPerson,
+  textOf,
+  v1PushFixture,
+  type ClientKind,
+} from './__fixtures__/clients';
+import { startDualEraHttpServer, type DualEraHttpServer } from './__fixtures__/dualEraServer';
+import { BridgeError, callTool } from './index';
+
+let server: DualEraHttpServer;
+beforeAll(async () => {
+  server = await startDualEraHttpServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+/** A person who answers only once `release` is called. */
+function heldPerson(name: string) {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const person = scriptedPerson(async (request: Request): Promise<Answer> => {
+    await gate;
+    return accept(request, { name });
+  });
+  return { ...person, release };
+}
+
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+
+describe.each<[ClientKind, 'legacy' | 'modern']>([
+  ['v2-legacy', 'legacy'],
+  ['v1', 'legacy'],
+  ['v2-modern', 'modern'],
+])('%s client (%s era)', (kind, era) => {
+  it("a call's own waitFor, maxAttempts and serverName serve its questions instead of the attachment's", async () => {
+    const attached = scriptedPerson((request) => accept(request, { name: 'Attached' }));
+    const own = scriptedPerson((request) => accept(request, { name: 'Own' }));
+    const { client, close } = await openClient(
+      kind,
+      'http',
+      { url: server.url },
+      { waitFor: attached.waitFor, maxAttempts: 3 },
+    );
+    try {
+      const result = await callTool(
+        client,
+        { name: 'ask_form' },
+        { waitFor: own.waitFor, serverName: 'Booking desk' },
+      );
+      expect(textOf(result)).toBe('accept:{"name":"Own","age":30,"color":"blue"}');
+      expect(attached.seen).toHaveLength(0);
+      const origin = own.seen[0]?.data?.origin;
+      expect(origin).toMatchObject({ server: 'Booking desk', era, tool: 'ask_form' });
+      expect(Object.hasOwn(origin ?? {}, 'inputKey')).toBe(era === 'modern');
+
+      // maxAttempts 1: the first invalid form ends the question; the attachment's 3 would re-ask.
+      const invalid = scriptedPerson((request) => accept(request, { name: '' }));
+      const cancelled = await callTool(
+        client,
+        { name: 'ask_form' },
+        { waitFor: invalid.waitFor, maxAttempts: 1 },
+      );
+      expect(textOf(cancelled)).toBe('cancel');
+      expect(invalid.seen).toHaveLength(1);
+
+      // serverName '' counts as unset: the person sees the server's own name, never an empty one.
+      await callTool(client, { name: 'ask_form' }, { serverName: '' });
+      expect(attached.seen[0]?.data?.origin?.server).toBe('dual-era-fixture');
+    } finally {
+      await close();
+    }
+  });
+
+  it("an attachment's serverName '' falls back to the server's own name", async () => {
+    const person = scriptedPerson((request) => accept(request, { name: 'Ada' }));
+    const { client, close } = await openClient(
+      kind,
+      'http',
+      { url: server.url },
+      { waitFor: person.waitFor, serverName: '' },
+    );
+    try {
+      await callTool(client, { name: 'ask_form' });
+      expect(person.seen[0]?.data?.origin?.server).toBe('dual-era-fixture');
+    } finally {
+      await close();
+    }
+  });
+
+  it('a call with its own waitFor and another bridge call in flight', async () => {
+    const attached = heldPerson('Attached');
+    const { client, close } = await openClient(
+      kind,
+      'http',
+      { url: server.url },
+      { waitFor: attached.waitFor },
+    );
+    try {
+      // A plain call holds a question open; then a call with its own waitFor starts.
+      const first = callTool(client, { name: 'ask_form' });
+      await expect.poll(() => attached.seen.length).toBe(1);
+      const own = heldPerson('Own');
+      const sentBefore = server.received.length;
+      const second = callTool(client, { name: 'ask_form' }, { waitFor: own.waitFor });
+      if (era === 'legacy') {
+        // A push would name neither call: refused before anything is sent.
+        const error = await failure(second);
+        expect(BridgeError.isInstance(error)).toBe(true);
+        expect(error).toMatchObject({ code: 'invalid_options' });
+        expect((error as Error).message).toMatch(/must run alone/);
+        expect(server.received.length).toBe(sentBefore);
+      } else {
+        // Modern questions name their call: both run, each asked through its own waitFor.
+        await expect.poll(() => own.seen.length).toBe(1);
+        own.release();
+        expect(textOf(await second)).toBe('accept:{"name":"Own","age":30,"color":"blue"}');
+      }
+      attached.release();
+      expect(textOf(await first)).toBe('accept:{"name":"Attached","age":30,"color":"blue"}');
+
+      // The other way round: while a call with its own waitFor runs, a plain call waits its turn.
+      const alone = heldPerson('Alone');
+      const third = callTool(client, { name: 'ask_form' }, { waitFor: alone.waitFor });
+      await expect.poll(() => alone.seen.length).toBe(1);
+      const sentDuring = server.received.length;
+      const fourth = failure(callTool(client, { name: 'slow', arguments: { ms: 1 } }));
+      if (era === 'legacy') {
+        expect(await fourth).toMatchObject({ code: 'invalid_options' });
+        expect(server.received.length).toBe(sentDuring);
+      } else {
+        expect(await fourth).toBeUndefined();
+      }
+      alone.release();
+      expect(textOf(await third)).toBe('accept:{"name":"Alone","age":30,"color":"blue"}');
+    } finally {
+      await close();
+    }
+  });
+
+  it('what a call cannot honour is refused before anything is sent', async () => {
+    const person = scriptedPerson((request) => accept(request, { name: 'Ada' }));
+    const { client, attachment, close } = await openClient(
+      kind,
+      'http',
+      { url: server.url },
+      { waitFor: person.waitFor, modes: ['form'] },
+    );
+    try {
+      const sentBefore = server.received.length;
+      const sampling = async () => ({ role: 'assistant', content: {}, model: 'm' });
+      const attempts: Array<[string, Promise<unknown>]> = [
+        ['sampling', callTool(client, { name: 'ask_form' }, { sampling })],
+        ['roots', callTool(client, { name: 'ask_form' }, { roots: async () => ({ roots: [] }) })],
+      ];
+      for (const [label, attempt] of attempts) {
+        const error = await failure(attempt);
+        if (era === 'legacy') expect(error, label).toMatchObject({ code: 'invalid_options' });
+        else expect(error, label).toBeUndefined();
+      }
+      // Either era: a mode the client never declared cannot be asked (modern servers check the
+      // capabilities sent with each request, so it would only fail there).
+      const undeclared = await failure(callTool(client, { name: 'ask_url' }, { modes: ['url'] }));
+      expect(undeclared).toMatchObject({ code: 'invalid_options' });
+      expect((undeclared as Error).message).toMatch(/Undeclared modes/);
+      if (era === 'legacy') expect(server.received.length).toBe(sentBefore);
+
+      // Without an attachment a legacy call has no handler for pushed questions: refused.
+      attachment.detach();
+      const sentDetached = server.received.length;
+      const own = scriptedPerson((request) => accept(request, { name: 'Own' }));
+      const detached = callTool(client, { name: 'ask_form' }, { waitFor: own.waitFor });
+      if (era === 'legacy') {
+        const error = await failure(detached);
+        expect(error).toMatchObject({ code: 'invalid_options' });
+        expect((error as Error).message).toMatch(/attachWaitFor/);
+        expect(server.received.length).toBe(sentDetached);
+      } else {
+        expect(textOf(await detached)).toBe('accept:{"name":"Own","age":30,"color":"blue"}');
+      }
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe("a call's own modes: the bridge's refusal where the SDK's gate passes", () => {
+  it.each<ClientKind>(['v2-legacy', 'v1'])(
+    '%s client: a declared mode the call does not serve is refused with -32602, without asking',
+    async (kind) => {
+      const person = scriptedPerson((request) => ({ id: request.id, ok: true }));
+      const { client, close } = await openClient(
+        kind,
+        'stdio',
+        { args: [v1PushFixture] },
+        { waitFor: person.waitFor },
+      );
+      try {
+        // url is declared, so the SDK hands the push to the bridge, which refuses it for this call.
+        const refused = await callTool(
+          client,
+          { name: 'push', arguments: { mode: 'url' } },
+          { modes: ['form'] },
+        );
+        expect(textOf(refused)).toBe('error:-32602');
+        expect(person.seen).toHaveLength(0);
+        // The same push on a call that serves url reaches the person.
+        expect(textOf(await callTool(client, { name: 'push', arguments: { mode: 'url' } }))).toBe(
+          'accept',
+        );
+        expect(person.seen).toHaveLength(1);
+      } finally {
+        await close();
+      }
+    },
+  );
+
+  it('v2-modern client: an inputRequest in a mode the call does not serve is unsupported_input_request', async () => {
+    const person = scriptedPerson((request) => ({ id: request.id, ok: true }));
+    const { client, close } = await openClient(
+      'v2-modern',
+      'http',
+      { url: server.url },
+      { waitFor: person.waitFor },
+    );
+    try {
+      const error = await failure(callTool(client, { name: 'ask_url' }, { modes: ['form'] }));
+      expect(error).toMatchObject({ code: 'unsupported_input_request' });
+      expect(person.seen).toHaveLength(0);
+    } finally {
+      await close();
+    }
+  });
+});
