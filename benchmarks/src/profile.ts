@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { SourceMap } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { permutations } from './sampleCalls';
 
 /** Self time of one origin in a profile. */
 export interface Share {
@@ -95,57 +96,36 @@ export async function profileShares(task: () => Promise<unknown>): Promise<Share
   }
 }
 
-/** CPU µs per call one origin costs more in variant a than in variant b. */
-export interface ExtraCost {
-  origin: string;
-  microseconds: number;
-}
-
 /**
- * Profile `calls` calls of each variant and split the CPU time per call by origin; returns where
- * variant a spends more than variant b, largest first (what a note about a missed budget names).
- * The calls are profiled in `segments` alternating pieces (a b, b a, …) so that a change of load
- * on the machine shifts both variants alike instead of showing up as a difference.
+ * Profile `calls` calls of each variant and return, per variant, the CPU microseconds per call
+ * spent in each origin (self time). The calls are profiled in `segments` pieces per variant whose
+ * order cycles through every permutation of the variants, so a change of load on the machine
+ * shifts them alike instead of showing up as a difference between them.
  */
-export async function extraCostByOrigin(
+export async function selfTimeByOrigin(
   calls: number,
-  a: (calls: number) => Promise<unknown>,
-  b: (calls: number) => Promise<unknown>,
+  variants: Record<string, (calls: number) => Promise<unknown>>,
   segments = 6,
-): Promise<ExtraCost[]> {
+): Promise<Record<string, Map<string, number>>> {
   const perSegment = Math.max(1, Math.round(calls / segments));
-  const totalsA = new Map<string, number>();
-  const totalsB = new Map<string, number>();
-  const profileInto = async (
-    variant: (calls: number) => Promise<unknown>,
-    totals: Map<string, number>,
-  ) => {
-    const before = process.cpuUsage();
-    const shares = await profileShares(() => variant(perSegment));
-    const used = process.cpuUsage(before);
-    const microseconds = used.user + used.system;
-    for (const share of shares)
-      totals.set(share.origin, (totals.get(share.origin) ?? 0) + share.share * microseconds);
-  };
+  const names = Object.keys(variants);
+  const totals: Record<string, Map<string, number>> = Object.fromEntries(
+    names.map((name) => [name, new Map<string, number>()]),
+  );
+  const orders = permutations(names);
   for (let segment = 0; segment < segments; segment++) {
-    if (segment % 2 === 0) {
-      await profileInto(a, totalsA);
-      await profileInto(b, totalsB);
-    } else {
-      await profileInto(b, totalsB);
-      await profileInto(a, totalsA);
+    for (const name of orders[segment % orders.length]!) {
+      const before = process.cpuUsage();
+      const shares = await profileShares(() => variants[name]!(perSegment));
+      const used = process.cpuUsage(before);
+      const microseconds = used.user + used.system;
+      const total = totals[name]!;
+      for (const share of shares)
+        total.set(share.origin, (total.get(share.origin) ?? 0) + share.share * microseconds);
     }
   }
   const profiled = perSegment * segments;
-  const origins = new Set([...totalsA.keys(), ...totalsB.keys()]);
-  return (
-    [...origins]
-      .map((origin) => ({
-        origin,
-        microseconds: ((totalsA.get(origin) ?? 0) - (totalsB.get(origin) ?? 0)) / profiled,
-      }))
-      // Idle samples are time spent waiting, not work either variant did.
-      .filter((extra) => extra.microseconds > 0 && extra.origin !== '(idle/program)')
-      .sort((left, right) => right.microseconds - left.microseconds)
-  );
+  for (const total of Object.values(totals))
+    for (const [origin, microseconds] of total) total.set(origin, microseconds / profiled);
+  return totals;
 }

@@ -41,6 +41,8 @@ describe('renderMarkdown', () => {
     expect(markdown).toContain('- too big because of a note');
     expect(markdown).toContain('`broken`: boom');
     expect(markdown).not.toContain('machine was busy');
+    expect(markdown).toContain('| benchmark | figure | value | runs | budget | within | detail |');
+    expect(markdown).toContain('A/A control');
   });
 
   it('warns when the machine was busy', () => {

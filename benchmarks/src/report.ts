@@ -28,7 +28,7 @@ const cell = (text: string): string => text.replace(/\|/g, '\\|');
 /** One markdown table row per figure of every result. */
 export function figureTable(results: readonly BenchResult[]): string[] {
   const lines = [
-    '| benchmark | figure | median | runs | budget | within | detail |',
+    '| benchmark | figure | value | runs | budget | within | detail |',
     '|---|---|---:|---:|---:|:---:|---|',
   ];
   for (const result of results) {
@@ -63,19 +63,28 @@ export function renderMarkdown(
     '<!-- Written by `pnpm bench` (benchmarks/src/main.ts). Do not edit by hand: re-run it. -->',
     '',
     'Run them all with `pnpm bench` at the repository root (builds the packages, then runs ' +
-      '`benchmarks/`, about a minute on a quiet 2-core machine); `pnpm bench modern-loop react` ' +
+      '`benchmarks/`, about a minute on a 2-core machine); `pnpm bench modern-loop react` ' +
       'runs only the named ones and prints their table without rewriting this file (add `--write` ' +
       'to rewrite it). Sources: `benchmarks/src/`.',
     '',
     `Run on ${machine.date.slice(0, 10)} (${machine.date}), ${seconds.toFixed(0)} s in all. ` +
-      'Every timing is the median of the runs shown; every ratio is the median of per-run ratios ' +
-      'of two variants measured back to back in the same run, their order alternating between ' +
-      'runs. The packages are measured as built (`dist`), imported by name. Benchmarks 1 and 2 run ' +
-      "client and server in one process over the SDK's in-memory transport, so their budgets apply " +
-      'to CPU time (user + system, `process.cpuUsage()`): it is the work the code does and, unlike ' +
-      'wall time, barely moves when other processes load the machine. Wall time is shown beside it; ' +
-      "CPU time may exceed it because V8's helper threads (garbage collection, compilation) count " +
-      'too.',
+      'The packages are measured as built (`dist`), imported by name. Benchmarks 3–5 give the ' +
+      'median of the runs shown. Benchmarks 1 and 2 compare two variants (a ÷ b) called one after ' +
+      "the other, call by call, in one process over the SDK's in-memory transport, so their " +
+      'budgets apply to CPU time (user + system, `process.cpuUsage()`): it is the work the code ' +
+      'does and, unlike wall time, barely moves when other processes load the machine. Their ' +
+      'values pool every run: per call, the mean over regular calls, plus the garbage-collection ' +
+      'time shared by the bytes each variant allocated, plus the time of stalls no call asked ' +
+      'for shared by the time each variant ran (which call pays for a collection or a stall is ' +
+      'chance, and together they are a third of the CPU time). Beside each ratio stands its A/A ' +
+      'control — the baseline against a second identical copy of itself, measured the same way in ' +
+      "the same run — whose distance from 1 is the noise floor of that ratio, and the ratio's " +
+      'detail gives ± two standard errors from the spread of its per-run values. The control catches ' +
+      'noise in the measuring; it cannot catch load that treats different code differently (cache ' +
+      'pressure from other processes), so on a busy machine a ratio may also shift by a few ' +
+      'hundredths from run to run. Wall time is shown ' +
+      "too; CPU time may exceed it because V8's helper threads (garbage collection, compilation) " +
+      'count.',
     '',
     '## Machine',
     '',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { interleave, median } from './stats';
+import { median, standardError } from './stats';
 
 describe('median', () => {
   it('takes the middle value, or the mean of the middle two, whatever the order', () => {
@@ -13,41 +13,14 @@ describe('median', () => {
   });
 });
 
-describe('interleave', () => {
-  it('alternates the variants block by block, swapping who goes first, after a warm-up', async () => {
-    const order: string[] = [];
-    const costs = await interleave({
-      runs: 2,
-      blocksPerRun: 2,
-      warmUpBlocks: 1,
-      a: async () => void order.push('a'),
-      b: async () => void order.push('b'),
-    });
-    // warm-up a b; run 0: a b, b a; run 1: b a, a b.
-    expect(order.join('')).toBe('ab' + 'abba' + 'baab');
-    expect(costs.a).toHaveLength(2);
-    expect(costs.cpuRatios).toHaveLength(2);
+describe('standardError', () => {
+  it('is the sample standard deviation over the square root of the count', () => {
+    // mean 5, squared deviations 9 + 1 + 1 + 9 = 20, variance 20 / 3, standard error √(20 / 12).
+    expect(standardError([2, 4, 6, 8])).toBeCloseTo(Math.sqrt(20 / 12));
+    expect(standardError([3, 3, 3])).toBe(0);
   });
 
-  it('sums each variant per run and divides the sums (spins give known lower bounds)', async () => {
-    const spin = (ms: number) => async () => {
-      const end = performance.now() + ms;
-      while (performance.now() < end);
-    };
-    const costs = await interleave({
-      runs: 3,
-      blocksPerRun: 2,
-      warmUpBlocks: 0,
-      a: spin(6),
-      b: spin(2),
-    });
-    expect(costs.a.every((cost) => cost.wall >= 12)).toBe(true);
-    expect(costs.b.every((cost) => cost.wall >= 4)).toBe(true);
-    costs.wallRatios.forEach((ratio, run) =>
-      expect(ratio).toBe(costs.a[run]!.wall / costs.b[run]!.wall),
-    );
-    costs.cpuRatios.forEach((ratio, run) =>
-      expect(ratio).toBe(costs.a[run]!.cpu / costs.b[run]!.cpu),
-    );
+  it('refuses fewer than two values', () => {
+    expect(() => standardError([1])).toThrow(RangeError);
   });
 });
