@@ -3,14 +3,10 @@
  * esbuild, peers excluded, per public entry); a second esbuild pass with a metafile says which
  * modules fill each bundle, so a missed budget comes with the modules to cut.
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { build, type Metafile } from 'esbuild';
-import { entries, measure } from '../../scripts/size.mjs';
+import { entries, esbuildOptions, measure } from '../../scripts/size.mjs';
 import { kilobytes } from './format';
 import type { BenchResult, Figure } from './result';
-
-const root = fileURLToPath(new URL('../../', import.meta.url));
 
 interface SizeEntry {
   name: string;
@@ -41,31 +37,8 @@ interface Breakdown {
 
 /** The minified bytes each origin contributes to the entry's bundle, and its string literals. */
 async function breakdown(entry: SizeEntry): Promise<Breakdown> {
-  const manifest = JSON.parse(
-    readFileSync(`${root}${entry.file.split('/src/')[0]}/package.json`, 'utf8'),
-  ) as { peerDependencies?: Record<string, string> };
-  const result = await build({
-    entryPoints: [`${root}${entry.file}`],
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    platform: 'neutral',
-    mainFields: ['module', 'main'],
-    external: [
-      ...Object.keys(manifest.peerDependencies ?? {}),
-      '@waitfor/*',
-      '@modelcontextprotocol/*',
-      'react',
-      'react/*',
-      'react-dom',
-      'react-dom/*',
-    ],
-    write: false,
-    metafile: true,
-    logLevel: 'silent',
-    jsx: 'automatic',
-  });
-  const metafile: Metafile = result.metafile;
+  const result = await build({ ...esbuildOptions(entry), metafile: true });
+  const metafile: Metafile = result.metafile!;
   const totals = new Map<string, number>();
   for (const output of Object.values(metafile.outputs)) {
     for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
@@ -76,7 +49,7 @@ async function breakdown(entry: SizeEntry): Promise<Breakdown> {
   const parts = [...totals]
     .map(([origin, bytes]) => ({ origin, bytes }))
     .sort((left, right) => right.bytes - left.bytes);
-  return { parts, literals: literalBytes(result.outputFiles[0]?.text ?? '') };
+  return { parts, literals: literalBytes(result.outputFiles?.[0]?.text ?? '') };
 }
 
 const percent = (part: number, whole: number) => `${((100 * part) / whole).toFixed(0)}%`;

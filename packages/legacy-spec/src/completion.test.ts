@@ -12,19 +12,14 @@ import {
   type WaitFor,
 } from '@waitfor/core';
 import {
-  createLegacySpec,
   legacySpecErrorOf,
   type CompletionEvent,
   type LegacySpec,
   type LegacySpecOptions,
 } from './index';
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  fixtureServer,
-  openStdio,
-  type ClientKind,
-  type OpenConnection,
-} from './__fixtures__/openConnection';
+import { describe, expect, it } from 'vitest';
+import { fixtureServer, type ClientKind } from './__fixtures__/openConnection';
+import { legacySpecConnections, textOf } from './__fixtures__/legacySpecConnections';
 
 const rows: Array<{ label: string; file: string; server: string; client: ClientKind }> = [
   {
@@ -53,25 +48,13 @@ const rows: Array<{ label: string; file: string; server: string; client: ClientK
   },
 ];
 
-const textOf = (result: Record<string, unknown>) =>
-  (result['content'] as Array<{ text?: string }>).map((block) => block.text ?? '').join('');
-
 const elicitationIdOf = (request: Request) => String(request.data?.['elicitationId']);
 
-let open: OpenConnection | undefined;
-afterEach(async () => {
-  await open?.close();
-  open = undefined;
-});
+const connections = legacySpecConnections();
 
 describe.each(rows)('legacy-spec with a $label', ({ file, server, client }) => {
   const start = async (waitFor: WaitFor, options: LegacySpecOptions = {}) => {
-    const legacy = createLegacySpec(options);
-    open = await openStdio(client, fixtureServer(file), {
-      waitFor,
-      extensions: [legacy.extension],
-    });
-    return { legacy, connection: open };
+    return connections.start(client, fixtureServer(file), waitFor, options);
   };
 
   const completions = (legacy: LegacySpec) => {
@@ -164,7 +147,10 @@ describe.each(rows)('legacy-spec with a $label', ({ file, server, client }) => {
         order.push(`ask:${elicitationIdOf(request)}`);
         // The person finishes in the browser after consenting; the server then notifies.
         setTimeout(
-          () => void open?.callTool('complete', { elicitationId: elicitationIdOf(request) }),
+          () =>
+            void connections
+              .current()
+              ?.callTool('complete', { elicitationId: elicitationIdOf(request) }),
           50,
         );
         return accept(request);

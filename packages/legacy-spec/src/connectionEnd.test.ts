@@ -7,34 +7,17 @@
  */
 import { accept, type Request, type WaitFor } from '@waitfor/core';
 import { BridgeError } from '@waitfor/mcp-bridge';
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  fixtureServer,
-  openStdio,
-  type ClientKind,
-  type OpenConnection,
-} from './__fixtures__/openConnection';
-import { createLegacySpec, type LegacySpecOptions } from './index';
+import { describe, expect, it } from 'vitest';
+import { fixtureServer, type ClientKind } from './__fixtures__/openConnection';
+import { failureOf, legacySpecConnections, textOf } from './__fixtures__/legacySpecConnections';
+import { type LegacySpecOptions } from './index';
 
 const rows: Array<{ label: string; file: string; client: ClientKind }> = [
   { label: 'v2 server, v2 client', file: 'completionServerV2Stdio.ts', client: 'v2' },
   { label: 'v1 server, v1 client', file: 'completionServerV1Stdio.ts', client: 'v1' },
 ];
 
-const textOf = (result: Record<string, unknown>) =>
-  (result['content'] as Array<{ text?: string }>).map((block) => block.text ?? '').join('');
-
-const failureOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-
-let open: OpenConnection | undefined;
-afterEach(async () => {
-  await open?.close();
-  open = undefined;
-});
+const connections = legacySpecConnections();
 
 describe.each(rows)('legacy-spec at the connection edges with a $label', ({ file, client }) => {
   const start = async (
@@ -42,13 +25,7 @@ describe.each(rows)('legacy-spec at the connection edges with a $label', ({ file
     options: LegacySpecOptions & { modes?: Array<'form' | 'url'> } = {},
   ) => {
     const { modes, ...legacyOptions } = options;
-    const legacy = createLegacySpec(legacyOptions);
-    open = await openStdio(client, fixtureServer(file), {
-      waitFor,
-      extensions: [legacy.extension],
-      ...(modes === undefined ? {} : { modes }),
-    });
-    return { legacy, connection: open };
+    return connections.start(client, fixtureServer(file), waitFor, legacyOptions, modes);
   };
 
   it('passes a -32042 through unchanged when the client did not declare URL mode: nobody is asked', async () => {

@@ -5,36 +5,23 @@
  * notifications/elicitation/complete, so the completion wait is the bounded one.
  */
 import { accept, decline, type Request, type WaitFor } from '@waitfor/core';
-import { createLegacySpec, legacySpecErrorOf, type LegacySpecOptions } from './index';
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  everythingServer,
-  openStdio,
-  type ClientKind,
-  type OpenConnection,
-} from './__fixtures__/openConnection';
+import { legacySpecErrorOf, type LegacySpecOptions } from './index';
+import { describe, expect, it } from 'vitest';
+import { everythingServer, type ClientKind } from './__fixtures__/openConnection';
+import { legacySpecConnections, textOf as joinedText } from './__fixtures__/legacySpecConnections';
 
-const textOf = (result: Record<string, unknown>) =>
-  (result['content'] as Array<{ text?: string }>).map((block) => block.text ?? '').join('\n');
+// server-everything answers in several text blocks: one per line.
+const textOf = (result: Record<string, unknown>) => joinedText(result, '\n');
 
 const tool = 'trigger-url-elicitation';
 
-let open: OpenConnection | undefined;
-afterEach(async () => {
-  await open?.close();
-  open = undefined;
-});
+const connections = legacySpecConnections();
 
 describe.each<ClientKind>(['v2', 'v1'])(
   'server-everything trigger-url-elicitation with a %s client',
   (client) => {
     const start = async (waitFor: WaitFor, options: LegacySpecOptions = {}) => {
-      const legacy = createLegacySpec(options);
-      open = await openStdio(client, everythingServer(), {
-        waitFor,
-        extensions: [legacy.extension],
-      });
-      return { legacy, connection: open };
+      return connections.start(client, everythingServer(), waitFor, options);
     };
 
     it('request path: keeps the elicitationId, records consent, and bounds the wait for a completion that never comes', async () => {

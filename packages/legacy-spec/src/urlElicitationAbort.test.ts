@@ -12,14 +12,9 @@
 import { createInbox, type AbortSignalLike, type Request, type WaitFor } from '@waitfor/core';
 import * as v1Types from '@modelcontextprotocol/sdk/types.js';
 import { attachWaitFor, BridgeError, type CallOptions } from '@waitfor/mcp-bridge';
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  fixtureServer,
-  openStdio,
-  type ClientKind,
-  type OpenConnection,
-} from './__fixtures__/openConnection';
-import { createLegacySpec } from './index';
+import { describe, expect, it } from 'vitest';
+import { fixtureServer, type ClientKind, type OpenConnection } from './__fixtures__/openConnection';
+import { failureOf, legacySpecConnections, textOf } from './__fixtures__/legacySpecConnections';
 
 const rows: Array<{ label: string; file: string; client: ClientKind }> = [
   { label: 'v2 server, v2 client', file: 'completionServerV2Stdio.ts', client: 'v2' },
@@ -27,9 +22,6 @@ const rows: Array<{ label: string; file: string; client: ClientKind }> = [
   { label: 'v1 server, v2 client', file: 'completionServerV1Stdio.ts', client: 'v2' },
   { label: 'v1 server, v1 client', file: 'completionServerV1Stdio.ts', client: 'v1' },
 ];
-
-const textOf = (result: Record<string, unknown>) =>
-  (result['content'] as Array<{ text?: string }>).map((block) => block.text ?? '').join('');
 
 /** An inbox whose waitFor also records the signal each Request was handed. */
 function recordingInbox() {
@@ -48,18 +40,7 @@ const firstListed = async (inbox: ReturnType<typeof createInbox>) => {
   return inbox.getSnapshot()[0] as Request;
 };
 
-/** What a promise rejected with (undefined when it resolved). */
-const failureOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-
-let open: OpenConnection | undefined;
-afterEach(async () => {
-  await open?.close();
-  open = undefined;
-});
+const connections = legacySpecConnections();
 
 describe.each(rows)('aborting a -32042 call with a $label', ({ file, client }) => {
   const start = async (
@@ -67,26 +48,26 @@ describe.each(rows)('aborting a -32042 call with a $label', ({ file, client }) =
     inbox?: { answer: ReturnType<typeof createInbox>['answer'] },
   ) => {
     // No time bound on the completion wait: only the abort can end it.
-    const legacy = createLegacySpec({ inbox, completionTimeoutMs: Infinity });
-    open = await openStdio(client, fixtureServer(file), {
-      waitFor,
-      extensions: [legacy.extension],
+    return connections.start(client, fixtureServer(file), waitFor, {
+      inbox,
+      completionTimeoutMs: Infinity,
     });
-    return { legacy, connection: open };
   };
+
+  /** Call `requires-url` for `ids`: -32042 until every id went through `complete`, then `done:<n>`. */
+  const requiresUrl = (connection: OpenConnection, ids: string[], options?: CallOptions) =>
+    connection.callTool(
+      'requires-url',
+      { elicitationIds: ids, url: 'https://auth.example.com/abort' },
+      options,
+    );
 
   /** Complete `ids` on the server, then call once more: `done:2` means the aborted call was never retried. */
   const callsSoFar = async (connection: OpenConnection, ids: string[], options?: CallOptions) => {
     for (const elicitationId of ids) {
       await connection.callTool('complete', { elicitationId }, options);
     }
-    return textOf(
-      await connection.callTool(
-        'requires-url',
-        { elicitationIds: ids, url: 'https://auth.example.com/abort' },
-        options,
-      ),
-    );
+    return textOf(await requiresUrl(connection, ids, options));
   };
 
   it('while the authorization questions are open: they are dropped, the call rejects aborted, no retry', async () => {
@@ -94,13 +75,7 @@ describe.each(rows)('aborting a -32042 call with a $label', ({ file, client }) =
     const { legacy, connection } = await start(person.waitFor, person.inbox);
     const ids = ['f-1', 'f-2'];
     const controller = new AbortController();
-    const call = failureOf(
-      connection.callTool(
-        'requires-url',
-        { elicitationIds: ids, url: 'https://auth.example.com/abort' },
-        { signal: controller.signal },
-      ),
-    );
+    const call = failureOf(requiresUrl(connection, ids, { signal: controller.signal }));
     await expect.poll(() => person.inbox.getSnapshot().length).toBe(2);
     const asked = person.inbox.getSnapshot();
     expect(asked.map((request) => [request.kind, request.data?.['elicitationId']])).toEqual([
@@ -132,13 +107,7 @@ describe.each(rows)('aborting a -32042 call with a $label', ({ file, client }) =
     });
     const ids = ['g-1'];
     const controller = new AbortController();
-    const call = failureOf(
-      connection.callTool(
-        'requires-url',
-        { elicitationIds: ids, url: 'https://auth.example.com/abort' },
-        { signal: controller.signal },
-      ),
-    );
+    const call = failureOf(requiresUrl(connection, ids, { signal: controller.signal }));
     // Consented: the person is in the browser and the server has not sent the completion.
     await expect.poll(() => legacy.get('g-1')?.state).toBe('consented');
 
@@ -159,12 +128,7 @@ describe.each(rows)('aborting a -32042 call with a $label', ({ file, client }) =
     const person = recordingInbox();
     const { legacy, connection } = await start(person.waitFor, person.inbox);
     const ids = ['k-1'];
-    const call = failureOf(
-      connection.callTool('requires-url', {
-        elicitationIds: ids,
-        url: 'https://auth.example.com/abort',
-      }),
-    );
+    const call = failureOf(requiresUrl(connection, ids));
     const asked = await firstListed(person.inbox);
 
     connection.attachment.detach();

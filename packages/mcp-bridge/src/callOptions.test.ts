@@ -4,24 +4,19 @@
  * honour is refused with `invalid_options` before anything is sent. Real servers, real clients.
  */
 import { accept, type Answer, type Request } from '@waitfor/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   openClient,
+  withOpenClient,
   scriptedPerson,
   textOf,
   v1PushFixture,
   type ClientKind,
+  useDualEraServer,
 } from './__fixtures__/clients';
-import { startDualEraHttpServer, type DualEraHttpServer } from './__fixtures__/dualEraServer';
 import { BridgeError, callTool } from './index';
 
-let server: DualEraHttpServer;
-beforeAll(async () => {
-  server = await startDualEraHttpServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useDualEraServer();
 
 /** A person who answers only once `release` is called. */
 function heldPerson(name: string) {
@@ -48,106 +43,100 @@ describe.each<[ClientKind, 'legacy' | 'modern']>([
   it("a call's own waitFor, maxAttempts and serverName serve its questions instead of the attachment's", async () => {
     const attached = scriptedPerson((request) => accept(request, { name: 'Attached' }));
     const own = scriptedPerson((request) => accept(request, { name: 'Own' }));
-    const { client, close } = await openClient(
+    await withOpenClient(
       kind,
       'http',
       { url: server.url },
       { waitFor: attached.waitFor, maxAttempts: 3 },
+      async (client) => {
+        const result = await callTool(
+          client,
+          { name: 'ask_form' },
+          { waitFor: own.waitFor, serverName: 'Booking desk' },
+        );
+        expect(textOf(result)).toBe('accept:{"name":"Own","age":30,"color":"blue"}');
+        expect(attached.seen).toHaveLength(0);
+        const origin = own.seen[0]?.data?.origin;
+        expect(origin).toMatchObject({ server: 'Booking desk', era, tool: 'ask_form' });
+        expect(Object.hasOwn(origin ?? {}, 'inputKey')).toBe(era === 'modern');
+
+        // maxAttempts 1: the first invalid form ends the question; the attachment's 3 would re-ask.
+        const invalid = scriptedPerson((request) => accept(request, { name: '' }));
+        const cancelled = await callTool(
+          client,
+          { name: 'ask_form' },
+          { waitFor: invalid.waitFor, maxAttempts: 1 },
+        );
+        expect(textOf(cancelled)).toBe('cancel');
+        expect(invalid.seen).toHaveLength(1);
+
+        // serverName '' counts as unset: the person sees the server's own name, never an empty one.
+        await callTool(client, { name: 'ask_form' }, { serverName: '' });
+        expect(attached.seen[0]?.data?.origin?.server).toBe('dual-era-fixture');
+      },
     );
-    try {
-      const result = await callTool(
-        client,
-        { name: 'ask_form' },
-        { waitFor: own.waitFor, serverName: 'Booking desk' },
-      );
-      expect(textOf(result)).toBe('accept:{"name":"Own","age":30,"color":"blue"}');
-      expect(attached.seen).toHaveLength(0);
-      const origin = own.seen[0]?.data?.origin;
-      expect(origin).toMatchObject({ server: 'Booking desk', era, tool: 'ask_form' });
-      expect(Object.hasOwn(origin ?? {}, 'inputKey')).toBe(era === 'modern');
-
-      // maxAttempts 1: the first invalid form ends the question; the attachment's 3 would re-ask.
-      const invalid = scriptedPerson((request) => accept(request, { name: '' }));
-      const cancelled = await callTool(
-        client,
-        { name: 'ask_form' },
-        { waitFor: invalid.waitFor, maxAttempts: 1 },
-      );
-      expect(textOf(cancelled)).toBe('cancel');
-      expect(invalid.seen).toHaveLength(1);
-
-      // serverName '' counts as unset: the person sees the server's own name, never an empty one.
-      await callTool(client, { name: 'ask_form' }, { serverName: '' });
-      expect(attached.seen[0]?.data?.origin?.server).toBe('dual-era-fixture');
-    } finally {
-      await close();
-    }
   });
 
   it("an attachment's serverName '' falls back to the server's own name", async () => {
     const person = scriptedPerson((request) => accept(request, { name: 'Ada' }));
-    const { client, close } = await openClient(
+    await withOpenClient(
       kind,
       'http',
       { url: server.url },
       { waitFor: person.waitFor, serverName: '' },
+      async (client) => {
+        await callTool(client, { name: 'ask_form' });
+        expect(person.seen[0]?.data?.origin?.server).toBe('dual-era-fixture');
+      },
     );
-    try {
-      await callTool(client, { name: 'ask_form' });
-      expect(person.seen[0]?.data?.origin?.server).toBe('dual-era-fixture');
-    } finally {
-      await close();
-    }
   });
 
   it('a call with its own waitFor and another bridge call in flight', async () => {
     const attached = heldPerson('Attached');
-    const { client, close } = await openClient(
+    await withOpenClient(
       kind,
       'http',
       { url: server.url },
       { waitFor: attached.waitFor },
-    );
-    try {
-      // A plain call holds a question open; then a call with its own waitFor starts.
-      const first = callTool(client, { name: 'ask_form' });
-      await expect.poll(() => attached.seen.length).toBe(1);
-      const own = heldPerson('Own');
-      const sentBefore = server.received.length;
-      const second = callTool(client, { name: 'ask_form' }, { waitFor: own.waitFor });
-      if (era === 'legacy') {
-        // A push would name neither call: refused before anything is sent.
-        const error = await failure(second);
-        expect(BridgeError.isInstance(error)).toBe(true);
-        expect(error).toMatchObject({ code: 'invalid_options' });
-        expect((error as Error).message).toMatch(/must run alone/);
-        expect(server.received.length).toBe(sentBefore);
-      } else {
-        // Modern questions name their call: both run, each asked through its own waitFor.
-        await expect.poll(() => own.seen.length).toBe(1);
-        own.release();
-        expect(textOf(await second)).toBe('accept:{"name":"Own","age":30,"color":"blue"}');
-      }
-      attached.release();
-      expect(textOf(await first)).toBe('accept:{"name":"Attached","age":30,"color":"blue"}');
+      async (client) => {
+        // A plain call holds a question open; then a call with its own waitFor starts.
+        const first = callTool(client, { name: 'ask_form' });
+        await expect.poll(() => attached.seen.length).toBe(1);
+        const own = heldPerson('Own');
+        const sentBefore = server.received.length;
+        const second = callTool(client, { name: 'ask_form' }, { waitFor: own.waitFor });
+        if (era === 'legacy') {
+          // A push would name neither call: refused before anything is sent.
+          const error = await failure(second);
+          expect(BridgeError.isInstance(error)).toBe(true);
+          expect(error).toMatchObject({ code: 'invalid_options' });
+          expect((error as Error).message).toMatch(/must run alone/);
+          expect(server.received.length).toBe(sentBefore);
+        } else {
+          // Modern questions name their call: both run, each asked through its own waitFor.
+          await expect.poll(() => own.seen.length).toBe(1);
+          own.release();
+          expect(textOf(await second)).toBe('accept:{"name":"Own","age":30,"color":"blue"}');
+        }
+        attached.release();
+        expect(textOf(await first)).toBe('accept:{"name":"Attached","age":30,"color":"blue"}');
 
-      // The other way round: while a call with its own waitFor runs, a plain call waits its turn.
-      const alone = heldPerson('Alone');
-      const third = callTool(client, { name: 'ask_form' }, { waitFor: alone.waitFor });
-      await expect.poll(() => alone.seen.length).toBe(1);
-      const sentDuring = server.received.length;
-      const fourth = failure(callTool(client, { name: 'slow', arguments: { ms: 1 } }));
-      if (era === 'legacy') {
-        expect(await fourth).toMatchObject({ code: 'invalid_options' });
-        expect(server.received.length).toBe(sentDuring);
-      } else {
-        expect(await fourth).toBeUndefined();
-      }
-      alone.release();
-      expect(textOf(await third)).toBe('accept:{"name":"Alone","age":30,"color":"blue"}');
-    } finally {
-      await close();
-    }
+        // The other way round: while a call with its own waitFor runs, a plain call waits its turn.
+        const alone = heldPerson('Alone');
+        const third = callTool(client, { name: 'ask_form' }, { waitFor: alone.waitFor });
+        await expect.poll(() => alone.seen.length).toBe(1);
+        const sentDuring = server.received.length;
+        const fourth = failure(callTool(client, { name: 'slow', arguments: { ms: 1 } }));
+        if (era === 'legacy') {
+          expect(await fourth).toMatchObject({ code: 'invalid_options' });
+          expect(server.received.length).toBe(sentDuring);
+        } else {
+          expect(await fourth).toBeUndefined();
+        }
+        alone.release();
+        expect(textOf(await third)).toBe('accept:{"name":"Alone","age":30,"color":"blue"}');
+      },
+    );
   });
 
   it('what a call cannot honour is refused before anything is sent', async () => {
@@ -201,46 +190,42 @@ describe("a call's own modes: the bridge's refusal where the SDK's gate passes",
     '%s client: a declared mode the call does not serve is refused with -32602, without asking',
     async (kind) => {
       const person = scriptedPerson((request) => ({ id: request.id, ok: true }));
-      const { client, close } = await openClient(
+      await withOpenClient(
         kind,
         'stdio',
         { args: [v1PushFixture] },
         { waitFor: person.waitFor },
+        async (client) => {
+          // url is declared, so the SDK hands the push to the bridge, which refuses it for this call.
+          const refused = await callTool(
+            client,
+            { name: 'push', arguments: { mode: 'url' } },
+            { modes: ['form'] },
+          );
+          expect(textOf(refused)).toBe('error:-32602');
+          expect(person.seen).toHaveLength(0);
+          // The same push on a call that serves url reaches the person.
+          expect(textOf(await callTool(client, { name: 'push', arguments: { mode: 'url' } }))).toBe(
+            'accept',
+          );
+          expect(person.seen).toHaveLength(1);
+        },
       );
-      try {
-        // url is declared, so the SDK hands the push to the bridge, which refuses it for this call.
-        const refused = await callTool(
-          client,
-          { name: 'push', arguments: { mode: 'url' } },
-          { modes: ['form'] },
-        );
-        expect(textOf(refused)).toBe('error:-32602');
-        expect(person.seen).toHaveLength(0);
-        // The same push on a call that serves url reaches the person.
-        expect(textOf(await callTool(client, { name: 'push', arguments: { mode: 'url' } }))).toBe(
-          'accept',
-        );
-        expect(person.seen).toHaveLength(1);
-      } finally {
-        await close();
-      }
     },
   );
 
   it('v2-modern client: an inputRequest in a mode the call does not serve is unsupported_input_request', async () => {
     const person = scriptedPerson((request) => ({ id: request.id, ok: true }));
-    const { client, close } = await openClient(
+    await withOpenClient(
       'v2-modern',
       'http',
       { url: server.url },
       { waitFor: person.waitFor },
+      async (client) => {
+        const error = await failure(callTool(client, { name: 'ask_url' }, { modes: ['form'] }));
+        expect(error).toMatchObject({ code: 'unsupported_input_request' });
+        expect(person.seen).toHaveLength(0);
+      },
     );
-    try {
-      const error = await failure(callTool(client, { name: 'ask_url' }, { modes: ['form'] }));
-      expect(error).toMatchObject({ code: 'unsupported_input_request' });
-      expect(person.seen).toHaveLength(0);
-    } finally {
-      await close();
-    }
   });
 });

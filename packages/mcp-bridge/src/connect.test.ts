@@ -1,18 +1,17 @@
 /** connect(): a few lines to a server of either era, over HTTP (main entry) and stdio ('/node'). */
 import { accept } from '@waitfor/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scriptedPerson, stdioFixture, textOf, tsxBinary } from './__fixtures__/clients';
-import { startDualEraHttpServer, type DualEraHttpServer } from './__fixtures__/dualEraServer';
+import { describe, expect, it } from 'vitest';
+import {
+  scriptedPerson,
+  stdioFixture,
+  textOf,
+  tsxBinary,
+  useDualEraServer,
+} from './__fixtures__/clients';
 import { BridgeError, connect } from './index';
 import { connect as connectNode } from './node';
 
-let server: DualEraHttpServer;
-beforeAll(async () => {
-  server = await startDualEraHttpServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useDualEraServer();
 
 describe('connect', () => {
   it.each([

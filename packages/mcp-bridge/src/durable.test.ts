@@ -5,9 +5,16 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { accept, decline, WaitforError, type Answer } from '@waitfor/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openClient, scriptedPerson, textOf, tsxBinary } from './__fixtures__/clients';
-import { startDualEraHttpServer, type DualEraHttpServer } from './__fixtures__/dualEraServer';
+import { describe, expect, it } from 'vitest';
+import {
+  withOpenClient,
+  scriptedPerson,
+  textOf,
+  tsxBinary,
+  type ClientKind,
+  type OpenClient,
+  useDualEraServer,
+} from './__fixtures__/clients';
 import {
   BridgeError,
   callTool,
@@ -20,13 +27,7 @@ import {
 const resumeChild = fileURLToPath(new URL('./__fixtures__/resumeChild.ts', import.meta.url));
 const childTsconfig = fileURLToPath(new URL('./__fixtures__/tsconfig.child.json', import.meta.url));
 
-let server: DualEraHttpServer;
-beforeAll(async () => {
-  server = await startDualEraHttpServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useDualEraServer();
 
 function resumeInChild(
   suspension: unknown,
@@ -54,15 +55,20 @@ const neverAsked = scriptedPerson(() => {
   throw new Error('durable calls must not ask in-process');
 });
 
+/** Open a `kind` client whose person must never be asked, run `body` with it, and close it. */
+const withClient = (kind: ClientKind, body: (client: OpenClient['client']) => Promise<void>) =>
+  withOpenClient(kind, 'http', { url: server.url }, { waitFor: neverAsked.waitFor }, body);
+
+/** Call ask_form durably: the suspension and its one Request. */
+async function suspendAskForm(client: OpenClient['client']) {
+  const first = await callTool(client, { name: 'ask_form' }, { durable: true });
+  const suspension = (first as { suspension: Suspension }).suspension;
+  return { suspension, request: suspension.requests[0]! };
+}
+
 describe('durable suspension', () => {
   it('suspends, survives JSON, and is resumed (twice) in another process until complete', async () => {
-    const { client, close } = await openClient(
-      'v2-modern',
-      'http',
-      { url: server.url },
-      { waitFor: neverAsked.waitFor },
-    );
-    try {
+    await withClient('v2-modern', async (client) => {
       const first = await callTool(client, { name: 'two_rounds' }, { durable: true });
       expect(first.status).toBe('suspended');
       const suspension = JSON.parse(
@@ -106,19 +112,11 @@ describe('durable suspension', () => {
       expect(third.outcome?.status).toBe('complete');
       expect(textOf((third.outcome as { result: unknown }).result)).toBe('city=Lima confirm=true');
       expect(neverAsked.seen).toHaveLength(0);
-    } finally {
-      await close();
-    }
+    });
   });
 
   it('completes at once when nothing is asked, and works for prompts', async () => {
-    const { client, close } = await openClient(
-      'v2-modern',
-      'http',
-      { url: server.url },
-      { waitFor: neverAsked.waitFor },
-    );
-    try {
+    await withClient('v2-modern', async (client) => {
       const done = await callTool(
         client,
         { name: 'slow', arguments: { ms: 1 } },
@@ -135,22 +133,12 @@ describe('durable suspension', () => {
         status: 'complete',
         result: { messages: [{ content: { text: 'Tell me about ice' } }] },
       });
-    } finally {
-      await close();
-    }
+    });
   });
 
   it('refuses answers that do not match, and invalid forms, without sending anything', async () => {
-    const { client, close } = await openClient(
-      'v2-modern',
-      'http',
-      { url: server.url },
-      { waitFor: neverAsked.waitFor },
-    );
-    try {
-      const first = await callTool(client, { name: 'ask_form' }, { durable: true });
-      const suspension = (first as { suspension: Suspension }).suspension;
-      const request = suspension.requests[0]!;
+    await withClient('v2-modern', async (client) => {
+      const { suspension, request } = await suspendAskForm(client);
       const from = server.received.length;
       const attempts: Array<[Answer[], string]> = [
         [[], 'answer_mismatch'],
@@ -165,22 +153,12 @@ describe('durable suspension', () => {
       expect(server.received.length).toBe(from);
       const declined = await resume(client, suspension, [decline(request)]);
       expect(textOf((declined as { result: unknown }).result)).toBe('decline');
-    } finally {
-      await close();
-    }
+    });
   });
 
   it('refuses tampered or outdated suspensions with invalid_params, before anything is sent', async () => {
-    const { client, close } = await openClient(
-      'v2-modern',
-      'http',
-      { url: server.url },
-      { waitFor: neverAsked.waitFor },
-    );
-    try {
-      const first = await callTool(client, { name: 'ask_form' }, { durable: true });
-      const suspension = (first as { suspension: Suspension }).suspension;
-      const request = suspension.requests[0]!;
+    await withClient('v2-modern', async (client) => {
+      const { suspension, request } = await suspendAskForm(client);
       const key = request.data?.origin?.['inputKey'] as string;
       const entry = suspension.inputRequests[key]!;
       const from = server.received.length;
@@ -248,25 +226,15 @@ describe('durable suspension', () => {
         details: { missing: [request.id], foreign: ['constructor'] },
       });
       expect(server.received.length).toBe(from);
-    } finally {
-      await close();
-    }
+    });
   });
 
   it('refuses durable on a legacy-era connection', async () => {
-    const { client, close } = await openClient(
-      'v2-legacy',
-      'http',
-      { url: server.url },
-      { waitFor: neverAsked.waitFor },
-    );
-    try {
+    await withClient('v2-legacy', async (client) => {
       const error = await callTool(client, { name: 'ask_form' }, { durable: true }).catch(
         (caught: unknown) => caught,
       );
       expect((error as BridgeError).code).toBe('durable_unsupported');
-    } finally {
-      await close();
-    }
+    });
   });
 });

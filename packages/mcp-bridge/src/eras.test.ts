@@ -4,24 +4,18 @@
  * dual-era server.
  */
 import { accept, decline } from '@waitfor/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   openClient,
   scriptedPerson,
   textOf,
   type ClientKind,
   type TransportKind,
+  useDualEraServer,
 } from './__fixtures__/clients';
-import { startDualEraHttpServer, type DualEraHttpServer } from './__fixtures__/dualEraServer';
 import { callTool, getPrompt, readResource } from './index';
 
-let server: DualEraHttpServer;
-beforeAll(async () => {
-  server = await startDualEraHttpServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useDualEraServer();
 
 const cases: Array<[ClientKind, TransportKind, 'legacy' | 'modern']> = [
   ['v2-modern', 'http', 'modern'],

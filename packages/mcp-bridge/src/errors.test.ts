@@ -3,9 +3,14 @@
  * server's -32000 included), local SDK failures are `client_error` without `rpc`, and the bound
  * connection functions wrap what the SDK throws. Real servers over stdio and HTTP.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openClient, scriptedPerson, v1PushFixture, type ClientKind } from './__fixtures__/clients';
-import { startDualEraHttpServer, type DualEraHttpServer } from './__fixtures__/dualEraServer';
+import { describe, expect, it } from 'vitest';
+import {
+  openClient,
+  scriptedPerson,
+  v1PushFixture,
+  type ClientKind,
+  useDualEraServer,
+} from './__fixtures__/clients';
 import { BridgeError, callTool, connect, getPrompt } from './index';
 
 const failure = (promise: Promise<unknown>) =>
@@ -50,13 +55,7 @@ describe.each<ClientKind>(['v2-legacy', 'v1'])('%s client', (kind) => {
 });
 
 describe('connection functions', () => {
-  let server: DualEraHttpServer;
-  beforeAll(async () => {
-    server = await startDualEraHttpServer();
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+  const server = useDualEraServer();
 
   it('listTools wraps SDK failures in a BridgeError; resume and durable prompts are bound', async () => {
     const connection = await connect(

@@ -1,17 +1,17 @@
 /** The extension point legacy-spec plugs into, exercised against the real server. */
 import { accept, type Request } from '@waitfor/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openClient, scriptedPerson, textOf, type ClientKind } from './__fixtures__/clients';
-import { startDualEraHttpServer, type DualEraHttpServer } from './__fixtures__/dualEraServer';
+import { describe, expect, it } from 'vitest';
+import {
+  openClient,
+  withOpenClient,
+  scriptedPerson,
+  textOf,
+  type ClientKind,
+  useDualEraServer,
+} from './__fixtures__/clients';
 import { callTool, type BridgeExtension, type CallInfo, type ExtensionHost } from './index';
 
-let server: DualEraHttpServer;
-beforeAll(async () => {
-  server = await startDualEraHttpServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useDualEraServer();
 
 describe.each<[ClientKind, 'legacy' | 'modern']>([
   ['v2-legacy', 'legacy'],
@@ -86,7 +86,7 @@ describe.each<ClientKind>(['v2-legacy', 'v1'])('notifications on a %s client', (
   it('delivers server notifications to extension listeners by method name', async () => {
     const seen: Array<Record<string, unknown>> = [];
     const person = scriptedPerson((request) => accept(request));
-    const { client, close } = await openClient(
+    await withOpenClient(
       kind,
       'http',
       { url: server.url },
@@ -102,17 +102,18 @@ describe.each<ClientKind>(['v2-legacy', 'v1'])('notifications on a %s client', (
           },
         ],
       },
+      async (client) => {
+        expect(
+          textOf(
+            await callTool(client, {
+              name: 'notify_complete',
+              arguments: { elicitationId: 'el-7' },
+            }),
+          ),
+        ).toBe('sent');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(seen).toEqual([{ elicitationId: 'el-7' }]);
+      },
     );
-    try {
-      expect(
-        textOf(
-          await callTool(client, { name: 'notify_complete', arguments: { elicitationId: 'el-7' } }),
-        ),
-      ).toBe('sent');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(seen).toEqual([{ elicitationId: 'el-7' }]);
-    } finally {
-      await close();
-    }
   });
 });

@@ -11,17 +11,11 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import * as v1Types from '@modelcontextprotocol/sdk/types.js';
 import { accept } from '@waitfor/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDualEraHttpServer, type DualEraHttpServer } from './__fixtures__/dualEraServer';
+import { describe, expect, it } from 'vitest';
+import { useDualEraServer } from './__fixtures__/clients';
 import { attachWaitFor, elicitationCapabilities, type AttachOptions } from './index';
 
-let server: DualEraHttpServer;
-beforeAll(async () => {
-  server = await startDualEraHttpServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useDualEraServer();
 
 type Kind = 'v2' | 'v1';
 

@@ -5,55 +5,38 @@
 import { fileURLToPath } from 'node:url';
 import type { Answer, Request } from '@waitfor/core';
 import { accept } from '@waitfor/core';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
+import { tsxBinary } from './__fixtures__/clients';
+import {
+  confirmYes,
+  failOnUnhandledRejections,
+  recordingWaitFor,
+  rejection,
+} from './__fixtures__/hostileHelpers';
 import type { Connection } from './index';
-import { BridgeError } from './index';
 import { connect } from './node';
 
-const tsx = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));
 const serverEntry = fileURLToPath(new URL('./__fixtures__/hostileStdio.ts', import.meta.url));
 
-const unhandled: unknown[] = [];
-const onUnhandled = (reason: unknown) => {
-  unhandled.push(reason);
-};
-beforeAll(() => {
-  process.on('unhandledRejection', onUnhandled);
-});
-afterAll(() => {
-  process.off('unhandledRejection', onUnhandled);
-});
+failOnUnhandledRejections();
 
 describe.each(['legacy', 'modern'] as const)('hostile server over stdio, %s era', (era) => {
   let connection: Connection | undefined;
+  // Runs before the file-level unhandled-rejection check, so a rejection the close causes is caught.
   afterEach(async () => {
     await connection?.close().catch(() => {});
     connection = undefined;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(unhandled).toEqual([]);
-    unhandled.length = 0;
   });
 
   const open = async (answer: (request: Request) => Promise<Answer>) => {
-    const requests: Request[] = [];
-    connection = await connect(
-      { command: tsx, args: [serverEntry] },
-      {
-        era,
-        waitFor: (request) => {
-          requests.push(request);
-          return answer(request);
-        },
-      },
-    );
+    const { waitFor, requests } = recordingWaitFor(answer);
+    connection = await connect({ command: tsxBinary, args: [serverEntry] }, { era, waitFor });
     expect(connection.era).toBe(era);
     return { connection, requests };
   };
 
   test('a well-formed round completes', async () => {
-    const { connection, requests } = await open(async (request) =>
-      accept(request, { confirmed: true }),
-    );
+    const { connection, requests } = await open(confirmYes);
     const result = await connection.callTool({ name: 'confirm', arguments: {} });
     expect(JSON.stringify(result)).toContain('confirmed');
     expect(requests).toHaveLength(1);
@@ -66,15 +49,11 @@ describe.each(['legacy', 'modern'] as const)('hostile server over stdio, %s era'
           setTimeout(() => resolve(accept(request, { confirmed: true })), 400),
         ),
     );
-    const error = await connection
-      .callTool({ name: 'vanish', arguments: {} }, { timeout: 5_000 })
-      .then(
-        () => undefined,
-        (reason: unknown) => reason,
-      );
-    expect(BridgeError.isInstance(error)).toBe(true);
+    const error = await rejection(
+      connection.callTool({ name: 'vanish', arguments: {} }, { timeout: 5_000 }),
+    );
     // The SDK reports the closed pipe locally ("Connection closed" / "Not connected").
-    expect((error as BridgeError).code).toBe('client_error');
+    expect(error.code).toBe('client_error');
     expect(requests).toHaveLength(1);
   });
 });

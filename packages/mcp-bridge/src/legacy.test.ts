@@ -3,25 +3,20 @@
  * timeout, undeclared modes are refused with -32602, and invalid forms are re-asked, never sent.
  */
 import { accept } from '@waitfor/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   openClient,
+  withOpenClient,
   scriptedPerson,
   sleep,
   textOf,
   v1PushFixture,
   type ClientKind,
+  useDualEraServer,
 } from './__fixtures__/clients';
-import { startDualEraHttpServer, type DualEraHttpServer } from './__fixtures__/dualEraServer';
 import { BridgeError, callTool } from './index';
 
-let server: DualEraHttpServer;
-beforeAll(async () => {
-  server = await startDualEraHttpServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useDualEraServer();
 
 describe.each<ClientKind>(['v2-legacy', 'v1'])('%s client', (kind) => {
   it("does not count the person's answer time against the call timeout, but does time out a slow server", async () => {
@@ -31,24 +26,22 @@ describe.each<ClientKind>(['v2-legacy', 'v1'])('%s client', (kind) => {
       await sleep(2_500);
       return accept(request, { name: 'Slow' });
     });
-    const { client, close } = await openClient(
+    await withOpenClient(
       kind,
       'http',
       { url: server.url },
       { waitFor: person.waitFor },
+      async (client) => {
+        const result = await callTool(client, { name: 'ask_form' }, { timeout: 1_000 });
+        expect(textOf(result)).toBe('accept:{"name":"Slow","age":30,"color":"blue"}');
+        const error = await callTool(
+          client,
+          { name: 'slow', arguments: { ms: 2_500 } },
+          { timeout: 1_000 },
+        ).catch((caught: unknown) => caught);
+        expect(BridgeError.isInstance(error) && error.code).toBe('timeout');
+      },
     );
-    try {
-      const result = await callTool(client, { name: 'ask_form' }, { timeout: 1_000 });
-      expect(textOf(result)).toBe('accept:{"name":"Slow","age":30,"color":"blue"}');
-      const error = await callTool(
-        client,
-        { name: 'slow', arguments: { ms: 2_500 } },
-        { timeout: 1_000 },
-      ).catch((caught: unknown) => caught);
-      expect(BridgeError.isInstance(error) && error.code).toBe('timeout');
-    } finally {
-      await close();
-    }
   });
 
   // End to end: both SDK clients refuse an undeclared mode themselves before the bridge's handler
@@ -56,28 +49,26 @@ describe.each<ClientKind>(['v2-legacy', 'v1'])('%s client', (kind) => {
   // callOptions.test.ts.
   it('refuses a pushed mode it did not declare with -32602, without asking', async () => {
     const person = scriptedPerson((request) => accept(request, { name: 'Ada' }));
-    const { client, close } = await openClient(
+    await withOpenClient(
       kind,
       'stdio',
       { args: [v1PushFixture] },
       { waitFor: person.waitFor, modes: ['form'] },
+      async (client) => {
+        expect(textOf(await callTool(client, { name: 'push', arguments: { mode: 'url' } }))).toBe(
+          'error:-32602',
+        );
+        expect(person.seen).toHaveLength(0);
+        expect(textOf(await callTool(client, { name: 'push', arguments: { mode: 'form' } }))).toBe(
+          'accept:{"name":"Ada"}',
+        );
+        expect(person.seen[0]?.data?.origin).toEqual({
+          server: 'v1-push-fixture',
+          era: 'legacy',
+          tool: 'push',
+        });
+      },
     );
-    try {
-      expect(textOf(await callTool(client, { name: 'push', arguments: { mode: 'url' } }))).toBe(
-        'error:-32602',
-      );
-      expect(person.seen).toHaveLength(0);
-      expect(textOf(await callTool(client, { name: 'push', arguments: { mode: 'form' } }))).toBe(
-        'accept:{"name":"Ada"}',
-      );
-      expect(person.seen[0]?.data?.origin).toEqual({
-        server: 'v1-push-fixture',
-        era: 'legacy',
-        tool: 'push',
-      });
-    } finally {
-      await close();
-    }
   });
 });
 
@@ -90,41 +81,37 @@ describe.each<ClientKind>(['v2-legacy', 'v2-modern', 'v1'])(
           ? accept(request, { name: '', age: 'old' })
           : accept(request, { name: 'Bo', age: '41' }),
       );
-      const { client, close } = await openClient(
+      await withOpenClient(
         kind,
         'http',
         { url: server.url },
         { waitFor: person.waitFor },
+        async (client) => {
+          expect(textOf(await callTool(client, { name: 'ask_form' }))).toBe(
+            'accept:{"name":"Bo","age":41,"color":"blue"}',
+          );
+          expect(person.seen).toHaveLength(2);
+          const [first, second] = person.seen;
+          expect(second?.id).not.toBe(first?.id);
+          expect(second?.data?.values).toEqual({ name: '', age: 'old' });
+          expect(Object.keys(second?.data?.errors as object).sort()).toEqual(['age', 'name']);
+          expect(second?.data?.attempt).toBe(2);
+        },
       );
-      try {
-        expect(textOf(await callTool(client, { name: 'ask_form' }))).toBe(
-          'accept:{"name":"Bo","age":41,"color":"blue"}',
-        );
-        expect(person.seen).toHaveLength(2);
-        const [first, second] = person.seen;
-        expect(second?.id).not.toBe(first?.id);
-        expect(second?.data?.values).toEqual({ name: '', age: 'old' });
-        expect(Object.keys(second?.data?.errors as object).sort()).toEqual(['age', 'name']);
-        expect(second?.data?.attempt).toBe(2);
-      } finally {
-        await close();
-      }
     });
 
     it('answers cancel after the bounded number of invalid attempts', async () => {
       const person = scriptedPerson((request) => accept(request, { name: 'x', age: -5 }));
-      const { client, close } = await openClient(
+      await withOpenClient(
         kind,
         'http',
         { url: server.url },
         { waitFor: person.waitFor, maxAttempts: 2 },
+        async (client) => {
+          expect(textOf(await callTool(client, { name: 'ask_form' }))).toBe('cancel');
+          expect(person.seen).toHaveLength(2);
+        },
       );
-      try {
-        expect(textOf(await callTool(client, { name: 'ask_form' }))).toBe('cancel');
-        expect(person.seen).toHaveLength(2);
-      } finally {
-        await close();
-      }
     });
   },
 );

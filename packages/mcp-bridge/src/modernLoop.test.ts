@@ -3,23 +3,19 @@
  * the wire (the fixture records every JSON-RPC message it receives).
  */
 import { accept, type Request } from '@waitfor/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openClient, scriptedPerson, sleep, textOf, type OpenClient } from './__fixtures__/clients';
+import { describe, expect, it } from 'vitest';
 import {
-  ODD_STATE,
-  startDualEraHttpServer,
-  type DualEraHttpServer,
-  type ReceivedMessage,
-} from './__fixtures__/dualEraServer';
+  openClient,
+  scriptedPerson,
+  sleep,
+  textOf,
+  type OpenClient,
+  useDualEraServer,
+} from './__fixtures__/clients';
+import { ODD_STATE, type ReceivedMessage } from './__fixtures__/dualEraServer';
 import { BridgeError, callTool } from './index';
 
-let server: DualEraHttpServer;
-beforeAll(async () => {
-  server = await startDualEraHttpServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useDualEraServer();
 
 /** The tools/call legs of `tool` received since `from`. */
 const legs = (tool: string, from: number): ReceivedMessage['message'][] =>

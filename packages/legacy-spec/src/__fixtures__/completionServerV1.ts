@@ -12,7 +12,12 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { UrlElicitationRequiredError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { countRequiresUrl, createCompletionState, type CompletionState } from './completionState';
+import {
+  createCompletionState,
+  REQUIRES_URL_MESSAGE,
+  requiresUrl,
+  type CompletionState,
+} from './completionState';
 
 const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] });
 
@@ -55,19 +60,10 @@ export function createCompletionServerV1(
     'requires-url',
     { inputSchema: { elicitationIds: z.array(z.string()), url: z.string() } },
     async ({ elicitationIds, url }) => {
-      const { calls, missing } = countRequiresUrl(state, elicitationIds);
-      if (missing.length > 0) {
-        throw new UrlElicitationRequiredError(
-          missing.map((elicitationId) => ({
-            mode: 'url' as const,
-            elicitationId,
-            url: `${url}?id=${encodeURIComponent(elicitationId)}`,
-            message: `Authorize ${elicitationId}`,
-          })),
-          'This request requires browser-based authorization.',
-        );
-      }
-      return text(`done:${calls}`);
+      const { required, answer } = requiresUrl(state, elicitationIds, url);
+      if (required.length > 0)
+        throw new UrlElicitationRequiredError(required, REQUIRES_URL_MESSAGE);
+      return text(answer);
     },
   );
 

@@ -14,10 +14,32 @@ export const createCompletionState = (): CompletionState => ({
   requiresUrlCalls: new Map(),
 });
 
-/** Count one `requires-url` call for `elicitationIds`; returns the count and the ids not yet completed. */
-export function countRequiresUrl(state: CompletionState, elicitationIds: string[]) {
+/** What a -32042 lists for one elicitation the `requires-url` tool still needs. */
+export interface RequiredUrlElicitation {
+  mode: 'url';
+  elicitationId: string;
+  url: string;
+  message: string;
+}
+
+/** The message of the URLElicitationRequiredError the `requires-url` tool throws. */
+export const REQUIRES_URL_MESSAGE = 'This request requires browser-based authorization.';
+
+/**
+ * The `requires-url` tool, SDK-free: count the call for `elicitationIds`, then list the URL
+ * elicitations still required (to throw as -32042) or, when none are, the answer `done:<n>`.
+ */
+export function requiresUrl(state: CompletionState, elicitationIds: string[], url: string) {
   const key = elicitationIds.join(' ');
   const calls = (state.requiresUrlCalls.get(key) ?? 0) + 1;
   state.requiresUrlCalls.set(key, calls);
-  return { calls, missing: elicitationIds.filter((id) => !state.completed.has(id)) };
+  const required: RequiredUrlElicitation[] = elicitationIds
+    .filter((id) => !state.completed.has(id))
+    .map((elicitationId) => ({
+      mode: 'url',
+      elicitationId,
+      url: `${url}?id=${encodeURIComponent(elicitationId)}`,
+      message: `Authorize ${elicitationId}`,
+    }));
+  return { required, answer: `done:${calls}` };
 }

@@ -17,12 +17,18 @@ import { StdioClientTransport as V1Stdio } from '@modelcontextprotocol/sdk/clien
 import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import * as v1Types from '@modelcontextprotocol/sdk/types.js';
 import type { Answer, Request, WaitFor } from '@waitfor/core';
+import { afterAll, beforeAll } from 'vitest';
 import {
   attachWaitFor,
   elicitationCapabilities,
   type AttachOptions,
   type Attachment,
 } from '../index';
+import {
+  startDualEraHttpServer,
+  type DualEraHttpServer,
+  type DualEraServerOptions,
+} from './dualEraServer';
 
 /** The tsx binary of the workspace (runs TypeScript fixtures as child processes). */
 export const tsxBinary = fileURLToPath(
@@ -80,6 +86,22 @@ export async function openClient(
   return { client, attachment, close: () => client.close() };
 }
 
+/** Open a client as `openClient` does, run `body` with it, and close it however `body` ends. */
+export async function withOpenClient(
+  kind: ClientKind,
+  transport: TransportKind,
+  target: { url?: string; command?: string; args?: string[] },
+  options: AttachOptions,
+  body: (client: OpenClient['client']) => Promise<void>,
+): Promise<void> {
+  const { client, close } = await openClient(kind, transport, target, options);
+  try {
+    await body(client);
+  } finally {
+    await close();
+  }
+}
+
 /** A scripted person: answers every Request with `script(request)` and records what it saw. */
 export function scriptedPerson(
   script: (request: Request, index: number) => Answer | Promise<Answer>,
@@ -99,4 +121,32 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 export function textOf(result: unknown): string {
   const content = (result as { content?: Array<{ text?: string }> }).content;
   return content?.[0]?.text ?? '';
+}
+
+/**
+ * Start a dual-era HTTP fixture before the enclosing suite and close it after; the returned handle
+ * reads the running server, so use it inside tests and hooks only.
+ */
+export function useDualEraServer(options: DualEraServerOptions = {}): DualEraHttpServer {
+  let server: DualEraHttpServer | undefined;
+  beforeAll(async () => {
+    server = await startDualEraHttpServer(options);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  // Fail loudly rather than read `undefined` when a suite touches the server outside its hooks.
+  const running = (): DualEraHttpServer => {
+    if (!server) throw new Error('the dual-era fixture is not running: read it inside a test');
+    return server;
+  };
+  return {
+    get url() {
+      return running().url;
+    },
+    get received() {
+      return running().received;
+    },
+    close: () => running().close(),
+  };
 }
