@@ -18,7 +18,8 @@ import {
   type WaitFor,
 } from '@waitfor/core';
 import { parseFormSchema, validateFormAnswer, type FormSchema } from '@waitfor/core/form';
-import { BridgeError, messageOf } from './bridgeError';
+import { abortedError, BridgeError, messageOf } from './bridgeError';
+import { isAborted } from './runtime';
 import {
   answerToElicitResult,
   elicitationToRequest,
@@ -45,9 +46,6 @@ export interface AskContext {
   rewrite?: ((request: Request) => Request) | undefined;
   hooks?: AskHooks | undefined;
 }
-
-// A function, so TypeScript does not narrow `aborted` across awaits.
-const isAborted = (signal: AbortSignalLike | undefined): boolean => signal?.aborted === true;
 
 /** Default number of submissions of an invalid form before the bridge answers cancel. */
 export const DEFAULT_MAX_ATTEMPTS = 3;
@@ -96,9 +94,9 @@ export async function askOnce(
 ): Promise<Answer> {
   const { signal, hooks } = context;
   hooks?.request?.(request);
-  if (signal?.aborted === true) {
+  if (isAborted(signal)) {
     hooks?.answer?.(request, cancelled(request));
-    throw new BridgeError('aborted', 'The call was aborted');
+    throw abortedError();
   }
   let answer: Answer;
   let onAbort: (() => void) | undefined;
@@ -106,8 +104,7 @@ export async function askOnce(
     // Race the waitFor against the abort: a waitFor that ignores its signal must not hold the call open.
     answer = await new Promise<Answer>((resolve, reject) => {
       if (signal !== undefined) {
-        onAbort = () =>
-          reject(new BridgeError('aborted', 'The call was aborted', { cause: signal.reason }));
+        onAbort = () => reject(abortedError(signal.reason));
         signal.addEventListener('abort', onAbort, { once: true });
       }
       Promise.resolve(context.waitFor(request, signal === undefined ? {} : { signal })).then(
@@ -118,8 +115,7 @@ export async function askOnce(
   } catch (error) {
     hooks?.answer?.(request, cancelled(request));
     if (BridgeError.isInstance(error)) throw error;
-    if (isAborted(signal))
-      throw new BridgeError('aborted', 'The call was aborted', { cause: error });
+    if (isAborted(signal)) throw abortedError(error);
     throw new BridgeError('wait_failed', 'waitFor threw', { cause: error });
   } finally {
     if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
@@ -129,7 +125,7 @@ export async function askOnce(
     answer = cancelled(request);
   }
   hooks?.answer?.(request, answer);
-  if (isAborted(signal)) throw new BridgeError('aborted', 'The call was aborted');
+  if (isAborted(signal)) throw abortedError();
   return answer;
 }
 

@@ -1,3 +1,6 @@
+import type { AbortSignalLike } from '@waitfor/core';
+import { isAborted } from './runtime';
+
 /** What went wrong, as a string literal a caller can switch on. */
 export type BridgeErrorCode =
   /** Malformed data from a peer or a caller (elicitation params, an input request, a suspension). */
@@ -78,17 +81,22 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }
 
+/** The 'aborted' BridgeError every aborted call or question ends with. */
+export const abortedError = (cause?: unknown): BridgeError =>
+  new BridgeError('aborted', 'The call was aborted', { cause });
+
 /** The message of whatever was thrown. */
 export const messageOf = (error: unknown): string =>
   error instanceof Error ? error.message : String(error);
 
 /**
  * Turn whatever an SDK call threw into a BridgeError: JSON-RPC errors from the peer keep their
- * code/message/data under `rpc`; local SDK errors become `client_error`; aborts become `aborted`.
+ * code/message/data under `rpc`; local SDK errors become `client_error`; anything thrown once
+ * `signal` aborted becomes `aborted`.
  */
-export function toBridgeError(error: unknown, aborted = false): BridgeError {
+export function toBridgeError(error: unknown, signal?: AbortSignalLike): BridgeError {
   if (BridgeError.isInstance(error)) return error;
-  if (aborted) return new BridgeError('aborted', 'The call was aborted', { cause: error });
+  if (isAborted(signal)) return abortedError(error);
   // A peer's JSON-RPC error arrives as ProtocolError (v2) or McpError (v1). Other errors with a
   // numeric code are local (v1's StreamableHTTPError carries an HTTP status), and v1 reports its
   // own closed connections and timeouts as McpError -32000 / -32001 too: only these fixed messages

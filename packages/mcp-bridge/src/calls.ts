@@ -215,18 +215,15 @@ async function run(
             durable,
             origin: { server: resolved.serverName, era: 'modern', ...callOrigin(call) },
             round: {
-              options: {
-                waitFor: resolved.waitFor,
-                sampling: resolved.sampling,
-                roots: resolved.roots,
-              },
+              // The round reads waitFor, sampling and roots from it.
+              options: resolved,
               modes: resolved.modes,
               maxAttempts: resolved.maxAttempts,
               hooks: state?.hooks,
             },
           });
     } catch (error) {
-      throw toBridgeError(error, options.signal?.aborted === true);
+      throw toBridgeError(error, options.signal);
     } finally {
       scope.dispose();
     }
@@ -311,7 +308,7 @@ async function hostResponses(
 ) {
   const responses: Array<[string, unknown]> = [];
   const context = {
-    options: { waitFor: resolved.waitFor, sampling: resolved.sampling, roots: resolved.roots },
+    options: resolved,
     modes: resolved.modes,
   };
   for (const [key, entry] of Object.entries(suspension.inputRequests)) {

@@ -130,7 +130,7 @@ export async function connectWith(
       port
         .listTools({ signal: callOptions.signal, timeout: callOptions.timeout })
         .catch((error) => {
-          throw toBridgeError(error, callOptions.signal?.aborted);
+          throw toBridgeError(error, callOptions.signal);
         }),
     close: async () => {
       attachment.detach();

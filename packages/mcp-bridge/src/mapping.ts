@@ -19,7 +19,8 @@ export type ElicitationParams =
   | { mode: 'form'; message: string; requestedSchema: Record<string, unknown> }
   | { mode: 'url'; message: string; url: string; elicitationId?: string };
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+/** True for a plain object (not null, not an array): the shape of every params/result map. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

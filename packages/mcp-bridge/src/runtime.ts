@@ -18,6 +18,9 @@ interface RuntimeGlobals {
 
 const runtime = globalThis as unknown as RuntimeGlobals;
 
+/** True once `signal` aborted (a function, so TypeScript does not narrow `aborted` across awaits). */
+export const isAborted = (signal: AbortSignalLike | undefined): boolean => signal?.aborted === true;
+
 /** A new AbortController. */
 export function createController(): ControllerLike {
   return new runtime.AbortController();

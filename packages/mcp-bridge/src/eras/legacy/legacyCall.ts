@@ -63,7 +63,7 @@ export async function legacyCall(
     return await port.call(method, params, { signal: controller.signal, timeout: MAX_TIMER_DELAY });
   } catch (error) {
     if (timedOut) throw timeoutError(error);
-    throw toBridgeError(error, options.signal?.aborted === true);
+    throw toBridgeError(error, options.signal);
   } finally {
     pause();
     for (const stop of unsubscribe) stop();

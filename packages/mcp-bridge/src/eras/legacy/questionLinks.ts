@@ -22,7 +22,7 @@ import type { AbortSignalLike, WaitFor } from '@waitfor/core';
 import { BridgeError } from '../../bridgeError';
 import type { ElicitationMode } from '../../capabilities';
 import type { CallInfo } from '../../extension';
-import { createController, type ControllerLike } from '../../runtime';
+import { createController, isAborted, type ControllerLike } from '../../runtime';
 
 /** What a legacy call sets for the questions attributed to it, instead of the attachment's. */
 export interface QuestionOptions {
@@ -91,7 +91,7 @@ export function createQuestionLinks(): QuestionLinks {
         }
       };
       // An abort ends the call at once for its questions, before the SDK call has unwound.
-      if (signal?.aborted === true) end();
+      if (isAborted(signal)) end();
       else signal?.addEventListener('abort', end, { once: true });
       return end;
     },
@@ -100,7 +100,7 @@ export function createQuestionLinks(): QuestionLinks {
       const candidates = link ? [...calls] : [];
       const question = Object.assign(createController(), { candidates });
       const onSdkAbort = () => question.abort(sdkSignal?.reason);
-      if (sdkSignal?.aborted === true) onSdkAbort();
+      if (isAborted(sdkSignal)) onSdkAbort();
       else sdkSignal?.addEventListener('abort', onSdkAbort);
       for (const candidate of candidates) candidate.questions.add(question);
       open.add(question);

@@ -10,7 +10,8 @@
  * - at most `maxRounds` retries, then 'rounds_exceeded' with the last result.
  */
 import type { AbortSignalLike, RequestOrigin } from '@waitfor/core';
-import { BridgeError, toBridgeError } from '../../bridgeError';
+import { abortedError, BridgeError, toBridgeError } from '../../bridgeError';
+import { isAborted } from '../../runtime';
 import type { ClientPort } from '../../clientPort';
 import type { CallMethod } from '../../extension';
 import {
@@ -48,8 +49,6 @@ export interface LoopOptions {
   origin: RequestOrigin;
   round: Omit<RoundContext, 'origin' | 'signal'>;
 }
-
-const isAborted = (signal: AbortSignalLike | undefined): boolean => signal?.aborted === true;
 
 /** Default cap on input_required retries per call. */
 export const DEFAULT_MAX_ROUNDS = 10;
@@ -106,7 +105,7 @@ export async function runInputRequiredLoop(
       : retryParams(start.params, start.retry.responses, start.retry.requestState);
   let round = start.round;
   for (;;) {
-    if (isAborted(options.signal)) throw new BridgeError('aborted', 'The call was aborted');
+    if (isAborted(options.signal)) throw abortedError();
     let result: unknown;
     try {
       result = await options.port.call(options.method, send, {
@@ -115,7 +114,7 @@ export async function runInputRequiredLoop(
         raw: true,
       });
     } catch (error) {
-      throw toBridgeError(error, isAborted(options.signal));
+      throw toBridgeError(error, options.signal);
     }
     const classified = classify(result);
     if (classified.kind === 'complete')

@@ -1,17 +1,18 @@
 /**
  * Resolve all inputRequests of one modern-era round concurrently.
  *
- * Invariants: every key of `inputRequests` gets a response under the same key; the round shares
- * one abort signal (linked to the call's), and the first failure aborts the rest so no waitFor is
- * left open; sampling/roots go to host handlers and fail with 'unsupported_input_request' when the
- * host gave none (then they were not declared either).
+ * Invariants: every key of `inputRequests` gets a response under the same key; each question has
+ * its own signal, and the round's abort (the call's signal, or the round's first failure) reaches
+ * them all through ONE listener, so no signal collects a listener per question (Node warns past 10)
+ * and no waitFor is left open; sampling/roots go to host handlers and fail with
+ * 'unsupported_input_request' when the host gave none (then they were not declared either).
  */
 import type { AbortSignalLike, RequestOrigin } from '@waitfor/core';
 import { askPerson, type AskHooks } from '../../askPerson';
 import { BridgeError } from '../../bridgeError';
 import type { ElicitationMode } from '../../capabilities';
-import { parseElicitationParams } from '../../mapping';
-import { linkedController } from '../../runtime';
+import { isRecord, parseElicitationParams } from '../../mapping';
+import { createController, linkedController } from '../../runtime';
 import type { AttachOptions } from '../../attachWaitFor';
 
 /** One embedded request of an input_required result. */
@@ -30,9 +31,6 @@ export interface RoundContext {
   hooks?: AskHooks | undefined;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** Check an untrusted inputRequests map; throws 'invalid_params'. */
 export function parseInputRequests(value: unknown): Record<string, InputRequest> {
   if (value === undefined) return {};
@@ -40,11 +38,15 @@ export function parseInputRequests(value: unknown): Record<string, InputRequest>
   // fromEntries: a key such as "__proto__" stays an own key, as the server sent it.
   return Object.fromEntries(
     Object.entries(value).map(([key, entry]) => {
-      if (!isRecord(entry) || typeof entry['method'] !== 'string') {
-        throw new BridgeError('invalid_params', `inputRequests["${key}"] must be {method, params}`);
-      }
-      if (entry['params'] !== undefined && !isRecord(entry['params'])) {
-        throw new BridgeError('invalid_params', `inputRequests["${key}"].params must be an object`);
+      if (
+        !isRecord(entry) ||
+        typeof entry['method'] !== 'string' ||
+        (entry['params'] !== undefined && !isRecord(entry['params']))
+      ) {
+        throw new BridgeError(
+          'invalid_params',
+          `inputRequests["${key}"] must be {method: string, params?: object}`,
+        );
       }
       const parsed: InputRequest = { method: entry['method'] };
       if (entry['params'] !== undefined) parsed.params = entry['params'];
@@ -103,10 +105,17 @@ export async function resolveRound(
   const entries = Object.entries(inputRequests);
   for (const [key, entry] of entries) assertServable(key, entry, context);
   const round = linkedController(context.signal);
+  const questions = entries.map(createController);
+  const fanOut = () => {
+    for (const question of questions) question.abort(round.signal.reason);
+  };
+  round.signal.addEventListener('abort', fanOut);
+  if (round.signal.aborted) fanOut();
   try {
     const settled = await Promise.all(
-      entries.map(async ([key, entry]) => {
+      entries.map(async ([key, entry], index) => {
         const origin = { ...context.origin, inputKey: key };
+        const signal = questions[index]!.signal;
         try {
           const response =
             entry.method === 'elicitation/create'
@@ -114,9 +123,9 @@ export async function resolveRound(
                   ...context,
                   waitFor: context.options.waitFor,
                   origin,
-                  signal: round.signal,
+                  signal,
                 })
-              : await answerHostRequest(entry, { ...context, origin, signal: round.signal });
+              : await answerHostRequest(entry, { ...context, origin, signal });
           return [key, response] as const;
         } catch (error) {
           round.abort(error);
@@ -126,6 +135,7 @@ export async function resolveRound(
     );
     return Object.fromEntries(settled);
   } finally {
+    // Unhooked from the call's signal, the round cannot abort any more: fanOut needs no removal.
     round.dispose();
   }
 }

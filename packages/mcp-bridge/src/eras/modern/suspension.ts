@@ -11,6 +11,7 @@ import { parseRequest, type Answer, type Request, type RequestOrigin } from '@wa
 import { buildElicitationRequest, checkQuestion, settleAnswer } from '../../askPerson';
 import { BridgeError, messageOf } from '../../bridgeError';
 import type { CallMethod } from '../../extension';
+import { isRecord } from '../../mapping';
 import { parseInputRequests, type InputRequest } from './resolveRound';
 
 /** The shape of suspensions this version writes and reads; older ones are refused (ask again). */
@@ -63,9 +64,6 @@ export function createSuspension(input: {
   if (input.requestState !== undefined) suspension.requestState = input.requestState;
   return suspension;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const methods: readonly string[] = ['tools/call', 'prompts/get', 'resources/read'];
 
