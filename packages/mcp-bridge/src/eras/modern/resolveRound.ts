@@ -105,7 +105,8 @@ export async function resolveRound(
   const entries = Object.entries(inputRequests);
   for (const [key, entry] of entries) assertServable(key, entry, context);
   const round = linkedController(context.signal);
-  const questions = entries.map(createController);
+  // A lone question can use the round itself (Node builds a controller slowly); more get one each.
+  const questions = entries.length > 1 ? entries.map(createController) : [round];
   const fanOut = () => {
     for (const question of questions) question.abort(round.signal.reason);
   };
