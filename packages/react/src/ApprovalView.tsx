@@ -1,6 +1,7 @@
 'use client';
-import { accept, cancel, decline } from '@waitfor/core';
+import { accept } from '@waitfor/core';
 import type { Request } from '@waitfor/core';
+import { RefuseButtons } from './RefuseButtons.js';
 import { RequestFrame } from './RequestFrame.js';
 import { useRequestView } from './useRequestView.js';
 
@@ -24,12 +25,7 @@ export function ApprovalView({ request }: ApprovalViewProps) {
         <button type="button" onClick={() => view.settle(accept(request))}>
           Approve
         </button>
-        <button type="button" onClick={() => view.settle(decline(request))}>
-          Decline
-        </button>
-        <button type="button" onClick={() => view.settle(cancel(request))}>
-          Cancel
-        </button>
+        <RefuseButtons request={request} settle={view.settle} />
       </div>
     </RequestFrame>
   );

@@ -1,8 +1,9 @@
 'use client';
 import { useId } from 'react';
-import { accept, cancel, decline } from '@waitfor/core';
+import { accept } from '@waitfor/core';
 import type { Request } from '@waitfor/core';
 import { inspectUrl } from './inspectUrl.js';
+import { RefuseButtons } from './RefuseButtons.js';
 import { RequestFrame } from './RequestFrame.js';
 import { useRequestView } from './useRequestView.js';
 
@@ -65,12 +66,7 @@ export function AuthorizationConsent({ request, open = openInNewTab }: Authoriza
           >
             Open {url.host === undefined ? 'link' : `${url.host}${port}`}
           </button>
-          <button type="button" onClick={() => view.settle(decline(request))}>
-            Decline
-          </button>
-          <button type="button" onClick={() => view.settle(cancel(request))}>
-            Cancel
-          </button>
+          <RefuseButtons request={request} settle={view.settle} />
         </div>
       </div>
     </RequestFrame>
