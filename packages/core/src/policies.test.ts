@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import {
   accept,
@@ -121,5 +122,74 @@ describe('built-in policies', () => {
       reason: 'declined',
     });
     await expect(waitFor(from('a'))).resolves.toMatchObject({ ok: true });
+  });
+
+  // Every control (Cc), format (Cf: bidi overrides, zero-width) and separator (Zs, Zl, Zp)
+  // character in Unicode, listed by property, so the test does not trust a hand-written range.
+  const hidden = Array.from({ length: 0x110000 }, (_, code) => code)
+    .filter((code) => code < 0xd800 || code > 0xdfff)
+    .map((code) => String.fromCodePoint(code))
+    .filter((character) => /^[\p{Cc}\p{Cf}\p{Zs}\p{Zl}\p{Zp}]$/u.test(character));
+
+  it('httpUrlsOnly: the list of hidden characters holds the known offenders', () => {
+    for (const code of [0x85, 0x9b, 0x202e, 0x2028, 0x2029, 0xa0, 0x3000, 0x200b, 0xfeff])
+      expect(hidden).toContain(String.fromCodePoint(code));
+  });
+
+  it.each(['0085', '009b', '202e', '2028', '00a0', '3000', '200b'])(
+    'httpUrlsOnly declines a url holding U+%s',
+    async (code) => {
+      const character = String.fromCodePoint(parseInt(code, 16));
+      const waitFor = withPolicies(person(), httpUrlsOnly());
+      for (const url of [
+        `https://exa${character}mple.com/`,
+        `https://example.com/a${character}b`,
+      ]) {
+        const answer = await waitFor(from('a', { kind: 'authorization', url }));
+        expect(answer.reason).toBe('declined');
+      }
+    },
+  );
+
+  it('httpUrlsOnly declines an http(s) url with any control, format or separator character anywhere', async () => {
+    const policy = httpUrlsOnly();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.webUrl({
+          validSchemes: ['http', 'https'],
+          withQueryParameters: true,
+          withFragments: true,
+        }),
+        fc.constantFrom(...hidden),
+        fc.nat(),
+        async (url, character, at) => {
+          // After "https://": the scheme itself is checked apart.
+          const start = url.indexOf('//') + 2;
+          const index = start + (at % (url.length - start + 1));
+          const tainted = url.slice(0, index) + character + url.slice(index);
+          const answer = await policy(from('a', { kind: 'authorization', url: tainted }), {});
+          expect(answer?.reason).toBe('declined');
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('httpUrlsOnly lets ordinary http(s) urls through, non-ASCII letters too', async () => {
+    const policy = httpUrlsOnly();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.webUrl({
+          validSchemes: ['http', 'https'],
+          withQueryParameters: true,
+          withFragments: true,
+        }),
+        async (url) => {
+          expect(await policy(from('a', { kind: 'authorization', url }), {})).toBeUndefined();
+        },
+      ),
+    );
+    for (const url of ['https://bücher.example/straße', 'https://例え.jp/パス?q=é'])
+      expect(await policy(from('a', { kind: 'authorization', url }), {})).toBeUndefined();
   });
 });

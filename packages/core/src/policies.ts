@@ -51,8 +51,9 @@ export const declineServers = (names: Iterable<string>): Policy => byName(names,
 /** Declines Requests from every server not named, and Requests that do not say who asks. */
 export const allowServers = (names: Iterable<string>): Policy => byName(names, serverOf, false);
 
-// http(s), a host, and no space or control character anywhere (they hide the real target).
-const httpUrl = /^https?:\/\/[^\0- /?#\\\x7f][^\0- \x7f]*$/i;
+// http(s), a host, and no control, format (bidi, zero-width) or separator (space, line) character
+// anywhere: they hide or reorder the real target. \p{Cc} holds \0-\x1f and \x7f, \p{Z} the space.
+const httpUrl = /^https?:\/\/(?![/?#\\])[^\p{Cc}\p{Cf}\p{Z}]+$/iu;
 
 /**
  * Declines Requests whose `url` is not plain http/https (`javascript:`, `data:`, `file:` …), and
