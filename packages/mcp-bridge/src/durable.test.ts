@@ -229,6 +229,45 @@ describe('durable suspension', () => {
     });
   });
 
+  it('refuses a suspension that smuggles inputResponses or a requestState in its params, sending nothing', async () => {
+    await withClient('v2-modern', async (client) => {
+      const { suspension, request } = await suspendAskForm(client);
+      const smuggled = { profile: { action: 'accept', content: { name: 'Mallory' } } };
+      const from = server.received.length;
+      const edited: Array<[string, unknown, Answer[]]> = [
+        [
+          'answers nobody gave, no pending Request',
+          {
+            ...suspension,
+            params: { ...suspension.params, inputResponses: smuggled, requestState: 'forged' },
+            inputRequests: {},
+            requests: [],
+          },
+          [],
+        ],
+        [
+          'a forged requestState beside a real answer',
+          { ...suspension, params: { ...suspension.params, requestState: 'forged' } },
+          [accept(request, { name: 'Ada' })],
+        ],
+        [
+          'extra responses beside a real answer',
+          { ...suspension, params: { ...suspension.params, inputResponses: smuggled } },
+          [accept(request, { name: 'Ada' })],
+        ],
+      ];
+      for (const [label, value, answers] of edited) {
+        const error = await resume(client, value as Suspension, answers).catch(
+          (caught: unknown) => caught,
+        );
+        expect(BridgeError.isInstance(error), label).toBe(true);
+        expect((error as BridgeError).code, label).toBe('invalid_params');
+      }
+      // Nothing reached the server: no forged answer, no forged state.
+      expect(server.received.length).toBe(from);
+    });
+  });
+
   it('refuses durable on a legacy-era connection', async () => {
     await withClient('v2-legacy', async (client) => {
       const error = await callTool(client, { name: 'ask_form' }, { durable: true }).catch(

@@ -5,7 +5,8 @@
  *
  * Invariants: the suspension is plain JSON (it survives JSON.stringify/parse unchanged);
  * `requestState` is kept byte-exact; answers must match the pending Requests one to one, and an
- * invalid form answer is refused locally (nothing is sent).
+ * invalid form answer is refused locally (nothing is sent); a retry carries only responses built
+ * from those Answers and the requestState the server sent (params smuggling their own are refused).
  */
 import { parseRequest, type Answer, type Request, type RequestOrigin } from '@waitfor/core';
 import { buildElicitationRequest, checkQuestion, settleAnswer } from '../../askPerson';
@@ -79,7 +80,12 @@ export function parseSuspension(value: unknown): Suspension {
     throw fail(`version ${String(value['version'])} is not ${VERSION} (call again)`);
   if (typeof value['method'] !== 'string' || !methods.includes(value['method']))
     throw fail('bad method');
-  if (!isRecord(value['params'])) throw fail('params must be an object');
+  const params = value['params'];
+  if (!isRecord(params)) throw fail('params must be an object');
+  // The retry's answers and state come only from the Answers and the server's requestState: params
+  // carrying their own would send answers nobody gave, or a forged state.
+  if (Object.hasOwn(params, 'inputResponses') || Object.hasOwn(params, 'requestState'))
+    throw fail('params must not carry inputResponses or requestState');
   if (value['requestState'] !== undefined && typeof value['requestState'] !== 'string')
     throw fail('requestState must be a string');
   const inputRequests = parseInputRequests(value['inputRequests']);
@@ -107,6 +113,8 @@ export function parseSuspension(value: unknown): Suspension {
     ids.add(request.id);
   }
   if (keys.size > 0) throw fail(`no request for inputRequests ${[...keys]}`);
+  // A round the bridge suspends always asks someone: without a Request, nothing was answered.
+  if (ids.size === 0) throw fail('no pending Request');
   if (typeof value['round'] !== 'number' || !Number.isInteger(value['round']) || value['round'] < 1)
     throw fail('round must be an integer ≥ 1');
   return value as unknown as Suspension;
