@@ -12,6 +12,10 @@ export interface ElicitationFormProps {
   request: Request;
 }
 
+// Field names come from the server: "constructor" must never read Object.prototype.constructor.
+const own = <T,>(record: Readonly<Record<string, T>>, key: string): T | undefined =>
+  Object.hasOwn(record, key) ? record[key] : undefined;
+
 /**
  * An unstyled form for a `kind:"input"` Request: every field kind as a labelled native control,
  * errors announced, and Accept / Decline / Cancel. A re-ask shows the person's last values, the
@@ -55,8 +59,8 @@ export function ElicitationForm({ request }: ElicitationFormProps) {
             key={field.name}
             field={field}
             id={`${id}-${index}`}
-            value={form.values[field.name]}
-            error={form.errors[field.name]}
+            value={own(form.values, field.name)}
+            error={own(form.errors, field.name)}
             onChange={(value) => form.setValue(field.name, value)}
           />
         ))}

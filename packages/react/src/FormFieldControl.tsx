@@ -11,7 +11,11 @@ export interface FormFieldControlProps {
   onChange(value: unknown): void;
 }
 
-const inputTypes: Record<string, string> = { email: 'email', uri: 'url', date: 'date' };
+const inputTypes = new Map([
+  ['email', 'email'],
+  ['uri', 'url'],
+  ['date', 'date'],
+]);
 
 function asText(value: unknown): string {
   return value === undefined || value === null ? '' : String(value);
@@ -140,7 +144,7 @@ export function FormFieldControl({ field, value, error, id, onChange }: FormFiel
       {heading}
       <input
         id={id}
-        type={numeric ? 'number' : (inputTypes[field.format ?? ''] ?? 'text')}
+        type={numeric ? 'number' : (inputTypes.get(field.format ?? '') ?? 'text')}
         value={asText(value)}
         required={field.required}
         minLength={field.minLength}

@@ -19,9 +19,12 @@ export interface ElicitationFormOptions {
 export interface ElicitationFormState {
   /** The fields to render, in schema order; empty when the schema is malformed. */
   fields: readonly FormField[];
-  /** What the person entered so far, seeded with a re-ask's `data.values` over the schema's defaults. */
+  /**
+   * What the form shows, seeded with a re-ask's `data.values` over the schema's defaults; a record
+   * without prototype, so a field named `constructor` or `__proto__` reads only its own value.
+   */
   values: Readonly<Record<string, unknown>>;
-  /** Per-field messages from the last accept attempt, at first a re-ask's `data.errors`. */
+  /** Per-field messages from the last accept attempt, at first a re-ask's `data.errors` (no prototype). */
   errors: Readonly<Record<string, string>>;
   /** A re-ask's `data.attempt` (2 for the first re-ask); undefined on a first ask. */
   attempt: number | undefined;
@@ -29,7 +32,10 @@ export interface ElicitationFormState {
   schemaError: Error | undefined;
   /** Changes one field's value and clears that field's stale message (it does not validate). */
   setValue(name: string, value: unknown): void;
-  /** Validates; on success sends the accept Answer and returns true, else keeps values, sets errors. */
+  /**
+   * Validates what the form shows; on success sends exactly that (a cleared field is left out, an
+   * empty required one is an error, never refilled with its default) and returns true.
+   */
   accept(): boolean;
   /** Sends a decline Answer without validating. */
   decline(): boolean;
@@ -64,6 +70,14 @@ function parse(schema: unknown): Parsed {
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+// Field names come from the server: in a record without prototype, "__proto__" or "constructor" is
+// an ordinary key, never Object.prototype or its members.
+function ownRecord<T>(entries: Iterable<readonly [string, T]> = []): Record<string, T> {
+  const record = Object.create(null) as Record<string, T>;
+  for (const [key, value] of entries) record[key] = value;
+  return record;
+}
+
 // Only a value its control shows exactly: what is sent must be what the person sees.
 function fits(field: FormField, value: unknown): boolean {
   const choice = (each: unknown) => field.options?.some((option) => option.value === each) === true;
@@ -79,12 +93,13 @@ function fits(field: FormField, value: unknown): boolean {
  * messages and showable values of known fields are taken.
  */
 function seed(request: Request, parsed: Parsed): FormState {
-  const state: FormState = { id: request.id, values: {}, errors: {} };
+  const state: FormState = { id: request.id, values: ownRecord(), errors: ownRecord() };
   if ('error' in parsed) return state;
   const data: RequestData = request.data ?? {};
   const given = isRecord(data.values) ? data.values : {};
   const messages: Record<string, unknown> = isRecord(data.errors) ? data.errors : {};
-  state.values = { ...formDefaults(parsed.schema) };
+  // Defaults are shown before submit, so what is sent is what the person saw.
+  state.values = ownRecord(Object.entries(formDefaults(parsed.schema)));
   for (const field of parsed.fields) {
     const { name } = field;
     if (Object.hasOwn(given, name) && fits(field, given[name])) state.values[name] = given[name];
@@ -124,20 +139,23 @@ export function useElicitationForm(
 
   const setValue = useCallback((name: string, value: unknown) => {
     setState((previous) => {
-      const { [name]: _stale, ...errors } = previous.errors;
-      return { ...previous, values: { ...previous.values, [name]: value }, errors };
+      const values = ownRecord(Object.entries(previous.values));
+      values[name] = value;
+      const errors = ownRecord(Object.entries(previous.errors).filter(([key]) => key !== name));
+      return { ...previous, values, errors };
     });
   }, []);
 
   const submit = (): boolean => {
     if ('error' in parsed) return false;
-    // Blank controls mean "not answered": leave them out so `required` and defaults apply.
-    const data = Object.fromEntries(
-      Object.entries(current.values).filter(([, value]) => !isEmpty(value)),
-    );
+    // What is sent is what the form shows. A blank control is "" (no answer), never an absent key:
+    // validation then leaves an optional one out and refuses a required one, and fills in no default
+    // the person removed.
+    const data = ownRecord(Object.entries(current.values).filter(([, value]) => !isEmpty(value)));
+    for (const { name } of parsed.fields) if (!Object.hasOwn(data, name)) data[name] = '';
     const result = validateFormAnswer(parsed.schema, data);
     if (!result.ok) {
-      setState({ ...current, errors: result.errors });
+      setState({ ...current, errors: ownRecord(Object.entries(result.errors)) });
       return false;
     }
     return send(accept(request, result.value));
