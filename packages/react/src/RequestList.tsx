@@ -1,6 +1,7 @@
 'use client';
 import { memo, useMemo } from 'react';
 import type { ComponentType, ReactNode } from 'react';
+import { RequestBoundary } from './RequestBoundary.js';
 import { RequestView } from './RequestView.js';
 import { usePendingRequests } from './usePendingRequests.js';
 import { useRequest } from './useRequest.js';
@@ -24,7 +25,10 @@ export interface RequestListProps {
   empty?: ReactNode;
 }
 
-/** Every open Request of the inbox, one item per id, oldest first. */
+/**
+ * Every open Request of the inbox, one item per id, oldest first. Each item has its own error
+ * boundary: one that fails to render shows an error with Decline / Cancel, the others keep working.
+ */
 export function RequestList({
   item = RequestListItem,
   empty = <p>No open requests.</p>,
@@ -37,7 +41,7 @@ export function RequestList({
     <ul aria-label="Open requests">
       {requests.map((request) => (
         <li key={request.id}>
-          <Item id={request.id} />
+          <RequestBoundary id={request.id} item={Item} />
         </li>
       ))}
     </ul>

@@ -1,0 +1,53 @@
+'use client';
+import { PureComponent } from 'react';
+import type { ComponentType } from 'react';
+import { RefuseButtons } from './RefuseButtons.js';
+import { requestServer } from './requestServer.js';
+import { useAnswer } from './useAnswer.js';
+import { useRequest } from './useRequest.js';
+
+interface RequestBoundaryProps {
+  id: string;
+  /** The list's item component; rendered here so an unchanged item skips this boundary too. */
+  item: ComponentType<{ id: string }>;
+}
+
+/**
+ * What a person sees instead of a view that failed to render: who asks and what, and Decline /
+ * Cancel built only from the inbox, so the question can still be answered and does not hang.
+ */
+function BrokenRequest({ id }: { id: string }) {
+  const request = useRequest(id);
+  const answers = useAnswer();
+  if (request === undefined) return null;
+  const server = requestServer(request);
+  return (
+    <section aria-label={`Request from ${server}`} data-waitfor-kind={request.kind}>
+      <p>
+        <strong data-waitfor-server="">{server}</strong> asks:
+      </p>
+      <p>{request.prompt}</p>
+      <p role="alert">This request cannot be shown. You can still decline or cancel it.</p>
+      <div>
+        <RefuseButtons request={request} settle={answers.answer} />
+      </div>
+    </section>
+  );
+}
+
+/**
+ * One list item behind its own error boundary: a view that throws (a hostile schema, a bug in a
+ * custom item) replaces only its own question with BrokenRequest, never the whole list.
+ */
+export class RequestBoundary extends PureComponent<RequestBoundaryProps, { failed: boolean }> {
+  override state = { failed: false };
+
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+
+  override render() {
+    const { id, item: Item } = this.props;
+    return this.state.failed ? <BrokenRequest id={id} /> : <Item id={id} />;
+  }
+}
