@@ -22,6 +22,8 @@ const screen = async () =>
   (await tmux('capture-pane', '-p', '-J', '-t', session, '-S', '-3000')).stdout;
 // capture-pane drops trailing spaces, so prompts are matched up to their colon.
 const lastLine = async () => (await screen()).trimEnd().split('\n').at(-1) ?? '';
+// The terminal breaks long server text into indented rows itself: joined back into one line here.
+const joined = async () => (await screen()).replace(/\n {2,}/g, ' ');
 
 /** Waits until the prompt on the cursor line matches, then types the answer and Enter. */
 async function answer(prompt: RegExp, text: string): Promise<void> {
@@ -64,9 +66,16 @@ describe('the terminal mode in tmux', () => {
     await answer(/Add travel insurance \(y\/n\) \[no\]:$/, 'y');
     // The invalid email is caught before anything is sent; only that field is asked again.
     await answer(/Email for the itinerary \* \(email\) \[ada@example\]:$/, 'ada@example.com');
+    // Only the exact choices count: "stop" starts with "s" but sends nothing; the prompt comes back.
+    await answer(/Send \(s\), edit \(e\), decline \(d\) or cancel \(c\)\? \[s\]:$/, 'stop');
+    await expect
+      .poll(lastLine, { timeout: 20_000 })
+      .toMatch(/Send \(s\), edit \(e\), decline \(d\) or cancel \(c\)\? \[s\]:$/);
+    expect(await screen()).toContain('"stop" is not one of the choices.');
+    expect(await screen()).not.toContain('Result from Travel Desk');
     await answer(/Send \(s\), edit \(e\), decline \(d\) or cancel \(c\)\? \[s\]:$/, 's');
     await expect
-      .poll(screen, { timeout: 20_000 })
+      .poll(joined, { timeout: 20_000 })
       .toMatch(
         /Result from Travel Desk: Booked 6 nights in Kyoto, Japan from 2027-03-14, business cabin with checked bag, lounge access, insured\. Itinerary sent to ada@example\.com\. Confirmation TD-[0-9A-F]{6}\./,
       );
@@ -111,7 +120,7 @@ describe('the terminal mode in tmux', () => {
     await answer(/Change note \(at most 140 characters\):$/, 'terminal test');
     await answer(/Send \(s\), edit \(e\), decline \(d\) or cancel \(c\)\? \[s\]:$/, '');
     await expect
-      .poll(screen, { timeout: 20_000 })
+      .poll(joined, { timeout: 20_000 })
       .toMatch(
         /Result from Deploy Console: Deployed billing-api 1\.4\.2 to staging \(eu-west-1, 4 replicas, blue-green\) as release r-[0-9a-f]{6}\. Notified #deploys, release-notes email\./,
       );
@@ -134,7 +143,7 @@ describe('the terminal mode in tmux', () => {
     });
     expect(signedIn.status).toBe(200);
     await expect
-      .poll(screen, { timeout: 20_000 })
+      .poll(joined, { timeout: 20_000 })
       .toContain(
         'Result from Travel Desk: Linked SkyMiles account ada.terminal to your Travel Desk profile.',
       );

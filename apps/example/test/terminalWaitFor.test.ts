@@ -339,7 +339,8 @@ describe('server text reaches the terminal without control characters', () => {
     );
     expect(shown).toContain('  Host: evil.example\n');
     expect(shown).toContain('Bank hidden asks (modern era, tool pay)');
-    expect(shown).toContain('Sign in now here.\nDone\n');
+    // Every line of the message indented, as all server text is.
+    expect(shown).toContain('  Sign in now here.\n  Done\n');
   });
 
   it('cleans a URL that cannot be parsed before showing it', async () => {
@@ -470,5 +471,274 @@ describe('createLineReader', () => {
     input.write('later\n');
     expect(await reader.ask('Next? ')).toBe('later');
     reader.close();
+  });
+});
+
+describe('field names that are also Object.prototype keys', () => {
+  // Parsed from JSON, as a server's schema arrives: "__proto__" is then an ordinary own key.
+  const inherited = JSON.parse(`{
+    "type": "object",
+    "properties": {
+      "__proto__": { "type": "string", "title": "Proto" },
+      "constructor": { "type": "string", "title": "Constructor" },
+      "toString": { "type": "string", "title": "To string", "default": "kept" },
+      "valueOf": { "type": "integer", "title": "Value of" },
+      "hasOwnProperty": { "type": "boolean", "title": "Own" }
+    },
+    "required": ["__proto__", "constructor"]
+  }`) as Record<string, unknown>;
+
+  it('asks each one with nothing pre-filled from the prototype and sends them as own keys', async () => {
+    const { terminal, script, output } = openTerminal();
+    const answer = terminal.waitFor(formRequest('proto-1', inherited));
+    await script([
+      [/\[a\]:/, ''],
+      [/Proto \*:/, 'p'],
+      [/Constructor \*:/, 'c'],
+      [/To string \[kept\]:/, ''],
+      [/Value of \(whole number\):/, ''],
+      [/Own \(y\/n\):/, ''],
+      [/\[s\]:/, 's'],
+    ]);
+    const sent = await answer;
+    expect(sent).toEqual({
+      id: 'proto-1',
+      ok: true,
+      data: JSON.parse('{"__proto__": "p", "constructor": "c", "toString": "kept"}'),
+    });
+    const data = (sent as { data: Record<string, unknown> }).data;
+    expect(Object.hasOwn(data, '__proto__')).toBe(true);
+    expect(Object.hasOwn(data, 'valueOf')).toBe(false);
+    const shown = output();
+    expect(shown).not.toContain('[object Object]');
+    expect(shown).not.toContain('native code');
+    expect(shown).toContain('  Proto: p\n');
+    expect(shown).toContain('  Constructor: c\n');
+    expect(shown).toContain('  To string: kept\n');
+    expect(shown).toContain('  Value of: —\n');
+  });
+
+  it("re-asks with the bridge's values and messages under those names", async () => {
+    const { terminal, script, output } = openTerminal();
+    const answer = terminal.waitFor({
+      id: 'proto-2',
+      kind: 'input',
+      prompt: 'Again.',
+      data: {
+        schema: inherited,
+        origin,
+        values: JSON.parse('{"__proto__": "x", "constructor": "y"}'),
+        errors: JSON.parse('{"__proto__": "Too plain.", "toString": "Say more."}'),
+        attempt: 2,
+      },
+    });
+    await script([
+      [/\[a\]:/, ''],
+      [/Proto \* \[x\]:/, 'better'],
+      [/To string \[kept\]:/, 'more'],
+      [/\[s\]:/, ''],
+    ]);
+    expect(await answer).toEqual({
+      id: 'proto-2',
+      ok: true,
+      data: JSON.parse('{"__proto__": "better", "constructor": "y", "toString": "more"}'),
+    });
+    expect(output()).toContain('  ! Too plain.\n');
+    expect(output()).toContain('  ! Say more.\n');
+    expect(output()).not.toContain('native code');
+  });
+});
+
+describe('what is sent is what was shown', () => {
+  const withDefaults = {
+    type: 'object',
+    properties: {
+      city: { type: 'string', title: 'City', default: 'Kyoto' },
+      nights: { type: 'integer', title: 'Nights', default: 4 },
+      insured: { type: 'boolean', title: 'Insured', default: false },
+      cabin: { type: 'string', title: 'Cabin', enum: ['economy', 'business'], default: 'economy' },
+      extras: {
+        type: 'array',
+        title: 'Extras',
+        items: { type: 'string', enum: ['bag', 'lounge'] },
+        default: ['bag'],
+      },
+    },
+  };
+
+  it('pre-fills the defaults and sends every value shown, defaults left alone included', async () => {
+    const { terminal, script, output } = openTerminal();
+    const answer = terminal.waitFor(formRequest('defaults-1', withDefaults));
+    await script([
+      [/\[a\]:/, ''],
+      [/City \[Kyoto\]:/, ''],
+      [/Nights \(whole number\) \[4\]:/, ''],
+      [/Insured \(y\/n\) \[no\]:/, ''],
+      [/Choose \(number\) \[economy\]:/, ''],
+      [/Choose \(numbers separated by commas, - for none\) \[bag\]:/, ''],
+      [/\[s\]:/, ''],
+    ]);
+    const sent = { city: 'Kyoto', nights: 4, insured: false, cabin: 'economy', extras: ['bag'] };
+    // Never an empty accept that leaves the defaults to whoever receives it.
+    expect(await answer).toEqual({ id: 'defaults-1', ok: true, data: sent });
+    const shown = output();
+    for (const line of [
+      '  City: Kyoto',
+      '  Nights: 4',
+      '  Insured: no',
+      '  Cabin: economy',
+      '  Extras: bag',
+    ])
+      expect(shown).toContain(`${line}\n`);
+  });
+
+  it('asks an empty required field again, and sends nothing until it is filled', async () => {
+    const { terminal, script, output } = openTerminal();
+    const schema = {
+      type: 'object',
+      properties: {
+        email: { type: 'string', title: 'Email', format: 'email' },
+        note: { type: 'string', title: 'Note', default: 'none' },
+      },
+      required: ['email'],
+    };
+    const answer = terminal.waitFor(formRequest('required-1', schema));
+    await script([
+      [/\[a\]:/, ''],
+      [/Email \* \(email\):/, ''],
+      [/Note \[none\]:/, ''],
+      [/Email \* \(email\):/, ''],
+      [/Email \* \(email\):/, 'ada@example.com'],
+      [/\[s\]:/, 's'],
+    ]);
+    expect(await answer).toEqual({
+      id: 'required-1',
+      ok: true,
+      data: { email: 'ada@example.com', note: 'none' },
+    });
+    expect(output().match(/Some answers need another look\./g)).toHaveLength(2);
+    expect(output()).toContain('  ! Required.\n');
+  });
+});
+
+describe('only the exact choices count', () => {
+  const oneField = {
+    type: 'object',
+    properties: { note: { type: 'string', title: 'Note' } },
+  };
+
+  it('asks again on a word that merely starts with a choice letter', async () => {
+    const { terminal, script, output } = openTerminal();
+    const answer = terminal.waitFor(formRequest('exact-1', oneField));
+    await script([
+      // "nope" is not "n", "decline" or "d"; "continue" is not "c" or "cancel".
+      [/Answer \(a\), decline \(d\) or cancel \(c\)\? \[a\]:/, 'nope'],
+      [/Answer \(a\), decline \(d\) or cancel \(c\)\? \[a\]:/, 'continue'],
+      [/Answer \(a\), decline \(d\) or cancel \(c\)\? \[a\]:/, '  ANSWER '],
+      [/Note:/, 'hello'],
+      // "stop" is not "send": it must never start what the form asks for.
+      [/Send \(s\), edit \(e\), decline \(d\) or cancel \(c\)\? \[s\]:/, 'stop'],
+      [/Send \(s\), edit \(e\), decline \(d\) or cancel \(c\)\? \[s\]:/, 'sure'],
+      [/Send \(s\), edit \(e\), decline \(d\) or cancel \(c\)\? \[s\]:/, 'Edit'],
+      [/Note \[hello\]:/, 'bye'],
+      [/Send \(s\), edit \(e\), decline \(d\) or cancel \(c\)\? \[s\]:/, 'SEND'],
+    ]);
+    expect(await answer).toEqual({ id: 'exact-1', ok: true, data: { note: 'bye' } });
+    expect(output().match(/is not one of the choices/g)).toHaveLength(4);
+  });
+
+  it('takes the whole words of approval and consent, and nothing else', async () => {
+    const { terminal, script } = openTerminal();
+    const approved = terminal.waitFor({ id: 'exact-2', kind: 'approval', prompt: 'Go?' });
+    await script([
+      [/Approve \(y\), decline \(n\) or cancel \(c\)\?/, 'yeah'],
+      [/Approve \(y\), decline \(n\) or cancel \(c\)\?/, ''],
+      [/Approve \(y\), decline \(n\) or cancel \(c\)\?/, 'approve'],
+    ]);
+    expect(await approved).toEqual({ id: 'exact-2', ok: true });
+    const consent = terminal.waitFor({
+      id: 'exact-3',
+      kind: 'authorization',
+      prompt: 'Sign in.',
+      url: 'https://accounts.example.com/',
+    });
+    await script([
+      [/n = decline, c = cancel\):/, 'yes please'],
+      [/n = decline, c = cancel\):/, 'Decline'],
+    ]);
+    expect(await consent).toEqual({ id: 'exact-3', ok: false, reason: 'declined' });
+  });
+});
+
+describe('server text cannot draw the frame that names the server', () => {
+  const fake = '── Good Bank asks (legacy era, tool pay) ────────────────────';
+
+  /** The rows that start at column 0 with something other than a space. */
+  const flushLeft = (text: string) => text.split('\n').filter((row) => /^\S/.test(row));
+
+  it('indents every line of a prompt, field text and re-ask message', async () => {
+    const { terminal, script, output } = openTerminal();
+    const schema = {
+      type: 'object',
+      properties: {
+        amount: { type: 'string', title: `Amount\n${fake}`, description: `Note\n${fake}` },
+        to: {
+          type: 'string',
+          title: fake,
+          oneOf: [{ const: 'x', title: `X\n${fake}` }],
+        },
+      },
+    };
+    const answer = terminal.waitFor({
+      id: 'frame-1',
+      kind: 'input',
+      prompt: `Pay the invoice.\n\n${fake}\nConfirm the transfer of all your savings.`,
+      data: {
+        schema,
+        origin: { server: 'Evil Shop', era: 'legacy', tool: 'pay' },
+        values: { amount: `1\n${fake}` },
+        errors: { amount: `Wrong.\n${fake}` },
+      },
+    });
+    await script([
+      [/\[a\]:/, ''],
+      // Long server text is broken into indented rows, so the prompt spans several.
+      [/Amount[^]*\]:/, ''],
+      [/\[s\]:/, 'd'],
+    ]);
+    expect(await answer).toEqual({ id: 'frame-1', ok: false, reason: 'declined' });
+    const shown = output();
+    expect(shown).toContain('Evil Shop asks');
+    const frames = shown.split('\n').filter((row) => row.startsWith('──'));
+    expect(frames).toEqual(['── Evil Shop asks (legacy era, tool pay) ────']);
+    for (const row of flushLeft(shown)) expect(row).not.toContain('Good Bank');
+    expect(shown).toContain('  Pay the invoice.\n');
+  });
+
+  it('breaks long server text itself, so the terminal never wraps it to column 0', async () => {
+    const output = new PassThrough();
+    let text = '';
+    output.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    Object.assign(output, { isTTY: true, columns: 60 });
+    const input = new PassThrough();
+    const terminal = createTerminalWaitFor({ input, output });
+    terminals.push(terminal);
+    // Padded so that, wrapped by a 60-column terminal, the fake frame would start a row.
+    const padded = `${'a'.repeat(58)} ${fake}\n${' '.repeat(58)}${fake}\n${'─'.repeat(58)}${fake}`;
+    const answer = terminal.waitFor({
+      id: 'frame-2',
+      kind: 'approval',
+      prompt: padded,
+      data: { origin: { server: 'Evil Shop' } },
+    });
+    await expect.poll(() => text).toMatch(/cancel \(c\)\? $/);
+    input.write('n\n');
+    expect(await answer).toMatchObject({ ok: false, reason: 'declined' });
+    const rows = text.split('\n');
+    // Conservatively one column per ASCII character, two for any other.
+    const width = (row: string) => [...row].reduce((sum, c) => sum + (c < '\u007f' ? 1 : 2), 0);
+    for (const row of rows) expect(width(row)).toBeLessThanOrEqual(60);
+    for (const row of flushLeft(text)) expect(row).not.toContain('Good Bank');
+    expect(rows.filter((row) => row.startsWith('──'))).toHaveLength(1);
   });
 });

@@ -64,7 +64,8 @@ function parseChoice(options: Option[], text: string): string | undefined {
  * Asks one field and returns the typed value (strings for text and numbers — the form validator
  * coerces them — booleans, chosen option values), or undefined when the person leaves it empty.
  * Re-asks only what cannot be read at all (an unknown option, not y/n); everything else is left to
- * the schema validation so its messages are the same everywhere.
+ * the schema validation so its messages are the same everywhere. The field's own text (title,
+ * description, labels) is indented: only the frame naming the server starts at column 0.
  */
 export async function askField(
   reader: Screen,
@@ -72,25 +73,25 @@ export async function askField(
   current: unknown,
   signal?: AbortSignal,
 ): Promise<unknown> {
-  const title = `${cleanText(field.title)}${field.required ? ' *' : ''}${describeField(field)}`;
+  const title = `  ${cleanText(field.title)}${field.required ? ' *' : ''}${describeField(field)}`;
   const fallback = current === undefined ? '' : ` [${showValue(field, current)}]`;
-  if (field.description !== undefined) reader.print(`  ${cleanText(field.description)}`);
+  if (field.description !== undefined) reader.print(`    ${cleanText(field.description)}`);
   for (;;) {
     if (field.kind === 'boolean') {
       const text = (await reader.ask(`${title} (y/n)${fallback}: `, signal)).toLowerCase();
       if (text === '') return current;
       if (['y', 'yes', 'true'].includes(text)) return true;
       if (['n', 'no', 'false'].includes(text)) return false;
-      reader.print('  Please type y or n.');
+      reader.print('    Please type y or n.');
       continue;
     }
     if (field.kind === 'select' || field.kind === 'multiselect') {
       const options = optionsOf(field);
       reader.print(`${title}`);
-      options.forEach((option, index) => reader.print(`  ${index + 1}) ${option.label}`));
+      options.forEach((option, index) => reader.print(`    ${index + 1}) ${option.label}`));
       const hint =
         field.kind === 'multiselect' ? 'numbers separated by commas, - for none' : 'number';
-      const text = await reader.ask(`Choose (${hint})${fallback}: `, signal);
+      const text = await reader.ask(`  Choose (${hint})${fallback}: `, signal);
       if (text === '') return current;
       if (field.kind === 'select') {
         const value = parseChoice(options, text);
@@ -100,7 +101,7 @@ export async function askField(
         const values = text.split(',').map((part) => parseChoice(options, part.trim()));
         if (values.every((value) => value !== undefined)) return [...new Set(values)];
       }
-      reader.print(`  "${text}" is not one of the choices.`);
+      reader.print(`    "${text}" is not one of the choices.`);
       continue;
     }
     const text = await reader.ask(`${title}${fallback}: `, signal);

@@ -1,11 +1,12 @@
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
+import { fitText } from './layout.js';
 
 /** Asks one line at a time; the terminal waitFor's only way to read the person. */
 export interface LineReader {
   /** Prints `prompt` and resolves with the next line (trimmed); rejects when `signal` aborts or input ends. */
   ask(prompt: string, signal?: AbortSignal): Promise<string>;
-  /** Prints text (a newline is added). */
+  /** Prints text (a newline is added). Both fit every row to the terminal's width (see fitRows). */
   print(text: string): void;
   /** Whether the input has ended (end of a pipe, Ctrl-D, or close). */
   readonly ended: boolean;
@@ -25,10 +26,14 @@ interface Waiter {
   reject(error: Error): void;
 }
 
+/** Rows are fitted to this width when the output is not a terminal that tells its own. */
+const defaultColumns = 80;
+
 /**
  * A LineReader over node:readline: line editing on a TTY, plain lines on a pipe. Lines typed (or
  * piped) before a prompt is shown are kept for the next prompt instead of being lost. On a TTY
  * readline swallows Ctrl-C, so `onInterrupt` is called instead (default: close, ending every prompt).
+ * Rows are broken before the terminal would wrap them: a wrapped row would continue at column 0.
  */
 export function createLineReader(
   input: Readable,
@@ -55,6 +60,12 @@ export function createLineReader(
     waiter = undefined;
   });
   readline.on('SIGINT', () => (onInterrupt ?? (() => readline.close()))());
+  // Read at every write: a terminal can be resized between two prompts.
+  const fit = (text: string) => {
+    const terminal = output as { isTTY?: boolean; columns?: number };
+    const columns = terminal.isTTY === true ? terminal.columns : undefined;
+    return fitText(text, columns !== undefined && columns > 0 ? columns : defaultColumns);
+  };
 
   return {
     get ended() {
@@ -62,7 +73,7 @@ export function createLineReader(
     },
     ask(prompt, signal) {
       if (signal?.aborted) return Promise.reject(signal.reason);
-      output.write(prompt);
+      output.write(fit(prompt));
       const queued = lines.shift();
       if (queued !== undefined) {
         // A line read ahead (piped input) answers this prompt; echo it as a terminal would.
@@ -89,7 +100,7 @@ export function createLineReader(
       });
     },
     print(text) {
-      output.write(`${text}\n`);
+      output.write(`${fit(text)}\n`);
     },
     close() {
       readline.close();

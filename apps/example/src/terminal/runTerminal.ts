@@ -6,6 +6,7 @@ import { startExample } from '../host/startExample.js';
 import { callTimeout } from '../web/callTimeout.js';
 import { errorText, resultText } from '../web/resultText.js';
 import { cleanText } from './cleanText.js';
+import { indentLines } from './layout.js';
 import { createLineReader, InputEndedError } from './lineReader.js';
 import { createTerminalWaitFor } from './terminalWaitFor.js';
 
@@ -22,6 +23,10 @@ interface ToolChoice {
   name: string;
   title: string;
 }
+
+// A result's lines after the first are indented: server text never starts a row at column 0,
+// where the frame naming an asking server is drawn.
+const serverLines = (text: string) => indentLines(cleanText(text, true)).slice(2);
 
 /**
  * The terminal mode of the example: the same two servers, answered through prompts. Lists every
@@ -96,9 +101,9 @@ export async function runTerminal(options: RunTerminalOptions = {}): Promise<voi
           { name: choice.name, arguments: {} },
           { signal, timeout: callTimeout(choice.connection) },
         );
-        reader.print(`\nResult from ${choice.server}: ${cleanText(resultText(result), true)}`);
+        reader.print(`\nResult from ${choice.server}: ${serverLines(resultText(result))}`);
       } catch (error) {
-        reader.print(`\n${choice.server} failed: ${cleanText(errorText(error), true)}`);
+        reader.print(`\n${choice.server} failed: ${serverLines(errorText(error))}`);
       }
       if (signal.aborted || reader.ended) break;
     }

@@ -3,9 +3,11 @@ import { accept, cancel, decline } from '@waitfor/core';
 import type { Answer, Request, WaitFor, WaitForContext } from '@waitfor/core';
 import { formDefaults, formFields, validateFormAnswer } from '@waitfor/core/form';
 import type { FormField } from '@waitfor/core/form';
+import { askChoice, choices } from './choices.js';
 import { cleanText } from './cleanText.js';
 import { askField, showValue } from './formPrompts.js';
 import type { Screen } from './formPrompts.js';
+import { indentLines } from './layout.js';
 import { createLineReader } from './lineReader.js';
 import type { LineReader } from './lineReader.js';
 
@@ -23,7 +25,8 @@ export interface TerminalWaitFor {
   close(): void;
 }
 
-const rule = (title: string) => `\n── ${title} ${'─'.repeat(Math.max(4, 60 - title.length))}`;
+// Short, so it fits a narrow terminal in one row even counted two columns per line character.
+const rule = (title: string) => `\n── ${title} ────`;
 
 // The spec requires showing which server asks; era and tool help the person place the question.
 const whoAsks = (request: Request): string => {
@@ -37,14 +40,21 @@ const whoAsks = (request: Request): string => {
   return `${server} asks${details.length > 0 ? ` (${details.join(', ')})` : ''}`;
 };
 
-// Messages of a re-ask (the bridge's `data.errors`): untrusted, so only strings of known fields.
-const reAskErrors = (request: Request, fields: readonly FormField[]): Record<string, string> => {
-  const given: unknown = request.data?.errors;
-  if (given === null || typeof given !== 'object') return {};
-  const messages: Record<string, string> = {};
+// Field names come from the server and may be "__proto__", "constructor" or "toString": every
+// lookup by field name reads own keys only, and what is built by field name is a Map.
+
+/** The own value of `key` in `record`, or undefined when `record` is no object or lacks it. */
+const ownValue = (record: unknown, key: string): unknown =>
+  record !== null && typeof record === 'object' && Object.hasOwn(record, key)
+    ? (record as Record<string, unknown>)[key]
+    : undefined;
+
+/** Messages by field name: strings of known fields only (a re-ask's `data.errors` is untrusted). */
+const messagesOf = (given: unknown, fields: readonly FormField[]): Map<string, string> => {
+  const messages = new Map<string, string>();
   for (const { name } of fields) {
-    const message = Object.hasOwn(given, name) ? (given as Record<string, unknown>)[name] : '';
-    if (typeof message === 'string' && message !== '') messages[name] = message;
+    const message = ownValue(given, name);
+    if (typeof message === 'string' && message !== '') messages.set(name, message);
   }
   return messages;
 };
@@ -68,108 +78,110 @@ async function askConsent(reader: Screen, request: Request, signal?: AbortSignal
   );
   if (url === undefined) {
     reader.print('  This is not a valid URL; it cannot be opened.');
-    return ask(reader, 'Decline (d) or cancel (c)? [d]: ', ['d', 'c'], signal).then((choice) =>
-      choice === 'c' ? cancel(request) : decline(request),
-    );
+    return refuse(reader, request, 'd', signal);
   }
   reader.print(`  Host: ${url.host}`);
   if (suspiciousHost(url.hostname))
     reader.print('  Warning: this host name uses lookalike (punycode or non-ASCII) characters.');
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     reader.print(`  Only http and https pages can be opened; this one is ${url.protocol}`);
-    return ask(reader, 'Decline (d) or cancel (c)? [d]: ', ['d', 'c'], signal).then((choice) =>
-      choice === 'c' ? cancel(request) : decline(request),
-    );
+    return refuse(reader, request, 'd', signal);
   }
   reader.print('Nothing is opened for you: copy the URL into your browser yourself if you agree.');
-  const choice = await ask(
+  const choice = await askChoice(
     reader,
     'Do you consent to continue there? (y = yes, n = decline, c = cancel): ',
-    ['y', 'n', 'c'],
+    [choices.yes, choices.refuse, choices.cancel],
+    undefined,
     signal,
   );
   if (choice === 'y') return accept(request);
   return choice === 'c' ? cancel(request) : decline(request);
 }
 
-async function ask(
+/** Decline or cancel, when nothing can be answered (Enter takes `fallback`). */
+async function refuse(
   reader: Screen,
-  prompt: string,
-  choices: string[],
+  request: Request,
+  fallback: 'd' | 'c',
   signal?: AbortSignal,
-): Promise<string> {
-  const fallback = /\[(\w)\]: $/.exec(prompt)?.[1];
-  for (;;) {
-    const text = (await reader.ask(prompt, signal)).toLowerCase();
-    const choice = text === '' ? fallback : text.slice(0, 1);
-    if (choice !== undefined && choices.includes(choice)) return choice;
-    reader.print(`  Please type one of: ${choices.join(', ')}.`);
-  }
+): Promise<Answer> {
+  const choice = await askChoice(
+    reader,
+    `Decline (d) or cancel (c)? [${fallback}]: `,
+    [choices.decline, choices.cancel],
+    fallback,
+    signal,
+  );
+  return choice === 'd' ? decline(request) : cancel(request);
 }
 
 async function askForm(reader: Screen, request: Request, signal?: AbortSignal): Promise<Answer> {
+  const schema = request.data?.schema;
   let fields: readonly FormField[];
   try {
-    fields = formFields(request.data?.schema);
+    fields = formFields(schema);
   } catch (error) {
     reader.print(
       `The form cannot be shown: ${cleanText(error instanceof Error ? error.message : String(error))}`,
     );
-    const choice = await ask(reader, 'Decline (d) or cancel (c)? [c]: ', ['d', 'c'], signal);
-    return choice === 'd' ? decline(request) : cancel(request);
+    return refuse(reader, request, 'c', signal);
   }
-  const start = await ask(
+  const start = await askChoice(
     reader,
     'Answer (a), decline (d) or cancel (c)? [a]: ',
-    ['a', 'd', 'c'],
+    [choices.answer, choices.decline, choices.cancel],
+    'a',
     signal,
   );
   if (start === 'd') return decline(request);
   if (start === 'c') return cancel(request);
 
-  // Values the bridge sends back with errors (a re-ask) win over the schema defaults.
-  const previous = request.data?.values;
-  const values: Record<string, unknown> = {
-    ...formDefaults(request.data?.schema),
-    ...(previous !== null && typeof previous === 'object'
-      ? (previous as Record<string, unknown>)
-      : {}),
-  };
-  let errors = reAskErrors(request, fields);
-  let toAsk =
-    Object.keys(errors).length > 0
-      ? fields.filter((field) => Object.hasOwn(errors, field.name))
-      : fields;
+  // What the person sees pre-filled: the schema defaults, and over them the values the bridge sends
+  // back with errors (a re-ask). Only fields of the form, read as own keys.
+  const defaults = formDefaults(schema);
+  const values = new Map<string, unknown>();
+  for (const { name } of fields) {
+    const value = ownValue(request.data?.values, name) ?? ownValue(defaults, name);
+    if (value !== undefined) values.set(name, value);
+  }
+  let errors = messagesOf(request.data?.errors, fields);
+  let toAsk = errors.size > 0 ? fields.filter((field) => errors.has(field.name)) : fields;
   reader.print('Press Enter to keep the value in [brackets]; * marks a required field.');
   for (;;) {
     for (const field of toAsk) {
-      const message = Object.hasOwn(errors, field.name) ? errors[field.name] : undefined;
-      if (message !== undefined) reader.print(`  ! ${cleanText(message)}`);
-      const value = await askField(reader, field, values[field.name], signal);
-      if (value === undefined) delete values[field.name];
-      else values[field.name] = value;
+      const message = errors.get(field.name);
+      if (message !== undefined) reader.print(`    ! ${cleanText(message)}`);
+      const value = await askField(reader, field, values.get(field.name), signal);
+      if (value === undefined) values.delete(field.name);
+      else values.set(field.name, value);
     }
-    const checked = validateFormAnswer(request.data?.schema, values);
+    // fromEntries defines each key, so "__proto__" stays a field and never becomes a prototype.
+    const checked = validateFormAnswer(schema, Object.fromEntries(values));
     if (!checked.ok) {
-      errors = checked.errors;
+      errors = messagesOf(checked.errors, fields);
       reader.print('Some answers need another look.');
-      toAsk = fields.filter((field) => Object.hasOwn(errors, field.name));
+      toAsk = fields.filter((field) => errors.has(field.name));
       if (toAsk.length === 0) toAsk = fields;
       continue;
     }
+    // The summary shows exactly what is sent: every value, the defaults left alone included.
     reader.print('You are about to send:');
-    for (const field of fields)
-      reader.print(`  ${cleanText(field.title)}: ${showValue(field, checked.value[field.name])}`);
-    const choice = await ask(
+    for (const field of fields) {
+      const value = ownValue(checked.value, field.name);
+      reader.print(`  ${cleanText(field.title)}: ${showValue(field, value)}`);
+    }
+    const choice = await askChoice(
       reader,
       'Send (s), edit (e), decline (d) or cancel (c)? [s]: ',
-      ['s', 'e', 'd', 'c'],
+      [choices.send, choices.edit, choices.decline, choices.cancel],
+      's',
       signal,
     );
     if (choice === 's') return accept(request, checked.value);
     if (choice === 'd') return decline(request);
     if (choice === 'c') return cancel(request);
-    errors = {};
+    errors = new Map();
     toAsk = fields;
   }
 }
@@ -179,10 +191,11 @@ async function askApproval(
   request: Request,
   signal?: AbortSignal,
 ): Promise<Answer> {
-  const choice = await ask(
+  const choice = await askChoice(
     reader,
     'Approve (y), decline (n) or cancel (c)? ',
-    ['y', 'n', 'c'],
+    [choices.approve, choices.refuse, choices.cancel],
+    undefined,
     signal,
   );
   if (choice === 'y') return accept(request);
@@ -196,7 +209,9 @@ async function askApproval(
  * with `validateFormAnswer` before anything is sent; URL requests show the full URL and its host
  * and ask for consent — nothing is ever opened automatically. An abort ends the prompt as cancelled.
  * Server text is printed only through cleanText: no escape sequence or control character of a
- * server ever reaches the terminal.
+ * server ever reaches the terminal. Only the frame naming the asking server and the terminal's own
+ * questions start at column 0; server text is indented and never left for the terminal to wrap,
+ * so it cannot draw a frame naming another server. Choices are exact: a letter or its whole word.
  */
 export function createTerminalWaitFor(options: TerminalWaitForOptions = {}): TerminalWaitFor {
   const reader =
@@ -214,7 +229,8 @@ export function createTerminalWaitFor(options: TerminalWaitForOptions = {}): Ter
     const signal = context?.signal as AbortSignal | undefined;
     if (signal?.aborted) return cancel(request, signal.reason);
     screen.print(rule(whoAsks(request)));
-    screen.print(cleanText(request.prompt, true));
+    // Indented, every line of it: a line break in the message cannot start a fake frame.
+    screen.print(indentLines(cleanText(request.prompt, true)));
     try {
       if (request.kind === 'authorization') return await askConsent(screen, request, signal);
       if (request.kind === 'input') return await askForm(screen, request, signal);
