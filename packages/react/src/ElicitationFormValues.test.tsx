@@ -149,4 +149,16 @@ describe('what is sent is what the form shows', () => {
     });
     expect(Object.hasOwn(result.data ?? {}, 'region')).toBe(false);
   });
+
+  it('with every optional field cleared, the Answer still carries data (empty), so no default returns', async () => {
+    const optional = {
+      type: 'object',
+      properties: { region: { type: 'string', title: 'Region', default: 'eu-west' } },
+    };
+    const { user, answer } = setup(input(optional));
+    await user.clear(field('Region'));
+    await user.click(screen.getByRole('button', { name: 'Accept' }));
+    // An accept without data asks for the schema's defaults; one with data is sent as given.
+    await expect(answer).resolves.toEqual({ id: 'form', ok: true, data: {} });
+  });
 });

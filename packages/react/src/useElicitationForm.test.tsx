@@ -301,4 +301,37 @@ describe('useElicitationForm', () => {
     expect(error).toMatchObject({ code: 'invalid_schema', cause: 'no properties today' });
     expect(result.current.fields).toEqual([]);
   });
+
+  it('values and errors hold only own keys: fields named like Object.prototype members read empty', async () => {
+    const { result, answer } = renderForm(
+      formRequest(
+        JSON.parse(
+          '{"type":"object","properties":{"__proto__":{"type":"string"},"constructor":{"type":"string"},"toString":{"type":"string","default":"d"}},"required":["__proto__","constructor"]}',
+        ),
+      ),
+    );
+    expect(result.current.values['__proto__']).toBeUndefined();
+    expect(result.current.values['constructor']).toBeUndefined();
+    expect(result.current.values['toString']).toBe('d');
+    expect(result.current.errors['constructor']).toBeUndefined();
+    act(() => {
+      result.current.accept();
+    });
+    expect(result.current.errors['__proto__']).toBe('Required.');
+    expect(result.current.errors['constructor']).toBe('Required.');
+    expect(result.current.errors['toString']).toBeUndefined();
+    act(() => {
+      result.current.setValue('__proto__', 'p');
+      result.current.setValue('constructor', 'c');
+    });
+    expect(result.current.values['__proto__']).toBe('p');
+    expect(result.current.errors['__proto__']).toBeUndefined();
+    act(() => {
+      result.current.accept();
+    });
+    const sent = await answer;
+    expect(JSON.stringify(sent)).toBe(
+      '{"id":"form","ok":true,"data":{"__proto__":"p","constructor":"c","toString":"d"}}',
+    );
+  });
 });
