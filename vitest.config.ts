@@ -8,6 +8,8 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const sourceAliases = [
   { find: /^@waitfor\/core$/, replacement: here('./packages/core/src/index.ts') },
   { find: /^@waitfor\/core\/form$/, replacement: here('./packages/core/src/form.ts') },
+  { find: /^@waitfor\/core\/tools$/, replacement: here('./packages/core/src/tools.ts') },
+  { find: /^@waitfor\/core\/zod$/, replacement: here('./packages/core/src/zod.ts') },
   { find: /^@waitfor\/mcp-bridge$/, replacement: here('./packages/mcp-bridge/src/index.ts') },
   { find: /^@waitfor\/mcp-bridge\/node$/, replacement: here('./packages/mcp-bridge/src/node.ts') },
   { find: /^@waitfor\/legacy-spec$/, replacement: here('./packages/legacy-spec/src/index.ts') },

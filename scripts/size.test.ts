@@ -7,6 +7,8 @@ type Entry = { name: string; file: string; budget: number };
 const publicEntries = [
   '@waitfor/core',
   '@waitfor/core/form',
+  '@waitfor/core/tools',
+  '@waitfor/core/zod',
   '@waitfor/mcp-bridge',
   '@waitfor/legacy-spec',
   '@waitfor/react',

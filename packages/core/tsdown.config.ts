@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsdown';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/form.ts'],
+  entry: ['src/index.ts', 'src/form.ts', 'src/tools.ts', 'src/zod.ts'],
   format: 'esm',
   // .mjs / .d.mts, as the package.json exports name them.
   fixedExtension: true,

@@ -7,7 +7,11 @@ export type WaitforErrorCode =
   | 'invalid_schema'
   | 'invalid_options'
   | 'duplicate_request'
-  | 'answer_mismatch';
+  | 'answer_mismatch'
+  | 'invalid_pending'
+  | 'invalid_suspension'
+  | 'rounds_exceeded'
+  | 'aborted';
 
 /** Options of a WaitforError: the underlying cause and the path of the offending field. */
 export interface WaitforErrorOptions {
