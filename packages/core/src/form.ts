@@ -13,5 +13,7 @@ export type {
   FormValidation,
   FormValue,
 } from './form/formTypes';
+export type { FormLimits, FormSchemaOptions } from './form/formLimits';
+export { defaultFormLimits } from './form/formLimits';
 export { formFields, parseFormSchema } from './form/parseFormSchema';
 export { formDefaults, validateFormAnswer } from './form/validateFormAnswer';

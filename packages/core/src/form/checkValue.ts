@@ -1,5 +1,5 @@
-import { isDate, parseDateTime } from '../dateTime';
-import type { FormField, FormValue } from './formTypes';
+import { formats } from './formats';
+import type { FormField, FormOption, FormValue } from './formTypes';
 
 // Strings a form input may send for a number: no hex, no blanks (Number('') is 0), no Infinity.
 // Written so that no two parts can match the same digits: a long run of digits is checked in
@@ -25,28 +25,37 @@ function decimal(text: string): string {
   return `${sign === '-' ? '-' : ''}${digits.slice(start, end)}e${scale}`;
 }
 
-// Deliberately simple: one @, no spaces, a dot in the domain. Servers validate for real.
-const emailPattern = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
-// RFC 3986 absolute URI: a scheme, a colon, then a hier-part that is not empty (so not "a:").
-const uriStart = /^[a-z][a-z\d+.-]*:[^?#]/i;
-// Anything RFC 3986 never allows: a character outside its set (spaces, controls, non-ASCII and
-// "<>\^`{|}), a % not followed by two hex digits, or a second #.
-const uriFault = /[^!#-;=?-[\]_a-z~]|%(?![\da-f]{2})|#.*#/i;
-
-const formats: Record<string, [(value: string) => boolean, string]> = {
-  email: [(value) => emailPattern.test(value), 'Enter an email address.'],
-  uri: [
-    (value) => uriStart.test(value) && !uriFault.test(value),
-    'Enter a URI such as https://example.com.',
-  ],
-  date: [isDate, 'Enter a date as YYYY-MM-DD.'],
-  'date-time': [
-    (value) => !isNaN(parseDateTime(value)),
-    'Enter a date and time such as 2026-01-31T09:00:00Z.',
-  ],
-};
-
 const safe = Number.MAX_SAFE_INTEGER;
+
+/**
+ * The number of code points in `value` (JSON Schema counts lengths in code points, a surrogate pair
+ * as one), counting no further than `stop`. A loop, not `[...value].length`: spreading a string of
+ * a hundred million characters into an array exhausts the heap.
+ */
+function codePoints(value: string, stop: number): number {
+  let count = 0;
+  for (let index = 0; index < value.length && count < stop; index++, count++) {
+    const code = value.charCodeAt(index);
+    if (code >= 0xd800 && code < 0xdc00) {
+      const next = value.charCodeAt(index + 1);
+      if (next >= 0xdc00 && next < 0xe000) index++;
+    }
+  }
+  return count;
+}
+
+// The choices of each field as a Set, made once: looking every picked item up in the list of
+// choices would be quadratic (a default listing 25,000 choices took seconds).
+const choiceSets = new WeakMap<readonly FormOption[], Set<string>>();
+
+function choiceSet(options: readonly FormOption[]): Set<string> {
+  let set = choiceSets.get(options);
+  if (set === undefined) {
+    set = new Set(options.map((option) => option.value));
+    choiceSets.set(options, set);
+  }
+  return set;
+}
 
 const tooSmall = (value: number, minimum: number | undefined): boolean =>
   minimum !== undefined && value < minimum;
@@ -93,8 +102,8 @@ export function checkValue(
     }
     case 'string': {
       if (typeof value !== 'string') return 'Enter text.';
-      // JSON Schema counts lengths in code points, not UTF-16 units.
-      const length = [...value].length;
+      // One past the largest bound is enough to tell whether the value is within both.
+      const length = codePoints(value, (field.maxLength ?? field.minLength ?? 0) + 1);
       if (tooSmall(length, field.minLength))
         return `Must be at least ${plural(field.minLength!, 'character')}.`;
       if (tooLarge(length, field.maxLength))
@@ -107,15 +116,15 @@ export function checkValue(
       return { value };
     }
     case 'select':
-      return field.options!.some((option) => option.value === value)
-        ? { value: value as string }
+      return typeof value === 'string' && choiceSet(field.options!).has(value)
+        ? { value }
         : 'Choose one of the options.';
     case 'multiselect': {
       if (coerce && typeof value === 'string') value = [value];
       if (!Array.isArray(value)) return 'Choose from the options.';
-      if (!value.every((item) => field.options!.some((option) => option.value === item))) {
-        return 'Choose only from the options.';
-      }
+      const choices = choiceSet(field.options!);
+      for (let index = 0; index < value.length; index++)
+        if (!choices.has(value[index] as string)) return 'Choose only from the options.';
       if (new Set(value).size !== value.length) return 'Choose each option once.';
       if (tooSmall(value.length, field.minItems)) return `Choose at least ${field.minItems}.`;
       if (tooLarge(value.length, field.maxItems)) return `Choose at most ${field.maxItems}.`;

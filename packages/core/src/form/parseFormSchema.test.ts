@@ -364,8 +364,10 @@ describe('parseFormSchema', () => {
     const undefinedValue = ask();
     (undefinedValue.properties as Record<string, unknown>).name = undefined;
     expect(schemaError(undefinedValue).path).toBe('properties.name');
+    // A keyword on the prototype is no keyword of the schema: own keys only, checked and copied.
     const inherited = Object.assign(Object.create({ enum: ['x'] }) as object, { type: 'string' });
-    expect(formFields(withProperty(inherited))[0]).toMatchObject({ kind: 'select' });
+    expect(formFields(withProperty(inherited))[0]).toMatchObject({ kind: 'string' });
+    expect(formFields(withProperty(inherited))[0]?.options).toBeUndefined();
     expect(formFields(withProperty({ type: 'string' }))[0]).toMatchObject({ kind: 'string' });
     const hidden = Object.defineProperty({ type: 'string' }, 'enum', { value: ['x'] });
     expect(formFields(withProperty(hidden))[0]).toMatchObject({ kind: 'select' });

@@ -1,10 +1,28 @@
 import { fail, isRecord } from '../check';
 import { WaitforError } from '../waitforError';
 import { checkValue } from './checkValue';
+import {
+  fits,
+  measureSchema,
+  pastLimit,
+  resolveLimits,
+  type FormLimits,
+  type FormSchemaOptions,
+  type SchemaMeasure,
+} from './formLimits';
 import type { FormField, FormOption, FormSchema, FormValue } from './formTypes';
 
 // Fields of every schema parseFormSchema returned, so checked schemas are never checked twice.
 const checkedFields = new WeakMap<object, readonly FormField[]>();
+// What each checked schema measured, so a call with lower limits than its first still applies them.
+const measures = new WeakMap<object, SchemaMeasure>();
+
+/**
+ * A keyword's value, read from the record's own keys only: a keyword on a prototype is no keyword
+ * of the schema (nor copied with it), and a field named "constructor" never finds Object.prototype.
+ */
+const own = (record: Record<string, unknown>, key: string): unknown =>
+  Object.hasOwn(record, key) ? record[key] : undefined;
 
 function invalid(path: string, message: string): never {
   return fail('invalid_schema', path, path === '' ? message : `${path}: ${message}`);
@@ -20,7 +38,7 @@ function optional<T>(
   test: (value: unknown) => boolean,
   expected: string,
 ): T | undefined {
-  const value = record[key];
+  const value = own(record, key);
   if (value !== undefined && !test(value)) invalid(join(path, key), `expected ${expected}`);
   return value as T | undefined;
 }
@@ -53,41 +71,56 @@ function bounds(
   if (upper !== undefined) field[high] = upper;
 }
 
+/** Refuses a list of more choices than the limit, before any of them is read. */
+function countChoices(list: unknown, path: string, limits: FormLimits): void {
+  if (Array.isArray(list) && list.length > limits.choices)
+    pastLimit(path, 'more', 'choices', limits.choices, 'choices');
+}
+
 /** Options from `enum` (+ legacy `enumNames`) or from titled `{const, title}` choices, frozen. */
-function readOptions(record: Record<string, unknown>, path: string): readonly FormOption[] {
+function readOptions(
+  record: Record<string, unknown>,
+  path: string,
+  limits: FormLimits,
+): readonly FormOption[] {
+  const anyOf = own(record, 'anyOf');
+  const oneOf = own(record, 'oneOf');
+  const values = own(record, 'enum');
   // Both would be two lists of choices, and nothing says which one the server means.
-  if (record.anyOf !== undefined && record.oneOf !== undefined)
+  if (anyOf !== undefined && oneOf !== undefined)
     invalid(path, 'use either oneOf or anyOf, not both');
-  const choices = record.anyOf ?? record.oneOf;
+  const choices = anyOf ?? oneOf;
   const options: FormOption[] = [];
-  if (record.enum !== undefined) {
+  if (values !== undefined) {
     if (choices !== undefined) invalid(path, 'use either enum or oneOf/anyOf, not both');
-    const values = record.enum;
     if (!isTextArray(values)) invalid(`${path}.enum`, 'expected an array of strings');
+    countChoices(values, `${path}.enum`, limits);
     const names = optional<string[]>(
       record,
       'enumNames',
       path,
-      (value) => isTextArray(value) && value.length === (values as unknown[]).length,
+      (value) => isTextArray(value) && value.length === values.length,
       'one string per enum value',
     );
-    for (let index = 0; index < (values as string[]).length; index++) {
-      const value = (values as string[])[index]!;
+    for (let index = 0; index < values.length; index++) {
+      const value = values[index]!;
       options.push(Object.freeze({ value, label: names?.[index] ?? value }));
     }
   } else if (Array.isArray(choices)) {
-    const key = record.anyOf === undefined ? 'oneOf' : 'anyOf';
+    const key = anyOf === undefined ? 'oneOf' : 'anyOf';
+    countChoices(choices, `${path}.${key}`, limits);
     for (let index = 0; index < choices.length; index++) {
       const choice: unknown = choices[index];
-      if (
-        !isRecord(choice) ||
-        !isText(choice.const) ||
-        !(choice.title === undefined || isText(choice.title))
-      ) {
+      const value = isRecord(choice) ? own(choice, 'const') : undefined;
+      const title = isRecord(choice) ? own(choice, 'title') : undefined;
+      if (!isText(value) || !(title === undefined || isText(title)))
         invalid(`${path}.${key}.${index}`, 'expected {const: string, title?: string}');
-      }
-      const value = choice.const as string;
-      options.push(Object.freeze({ value, label: (choice.title as string | undefined) ?? value }));
+      options.push(
+        Object.freeze({
+          value: value as string,
+          label: (title as string | undefined) ?? (value as string),
+        }),
+      );
     }
   } else {
     return invalid(path, 'expected the choices in enum, oneOf or anyOf');
@@ -116,35 +149,41 @@ function wholeNumbersBetween(field: FormField, path: string): void {
  * Checks one property schema and normalises it to a field, frozen. Built by assignment in a fixed
  * key order rather than by spreading: this runs for every property of every question asked.
  */
-function readField(name: string, property: unknown, required: boolean): FormField {
+function readField(
+  name: string,
+  property: unknown,
+  required: boolean,
+  limits: FormLimits,
+): FormField {
   const path = `properties.${name}`;
   if (!isRecord(property)) return invalid(path, 'expected a property schema object');
   const title = optional<string>(property, 'title', path, isText, 'a string') ?? name;
   const description = optional<string>(property, 'description', path, isText, 'a string');
   const field = { name, title, required } as FormField;
   if (description !== undefined) field.description = description;
-  switch (property.type) {
+  const type = own(property, 'type');
+  switch (type) {
     case 'string':
       if (
-        property.enum !== undefined ||
-        property.oneOf !== undefined ||
-        property.anyOf !== undefined
+        own(property, 'enum') !== undefined ||
+        own(property, 'oneOf') !== undefined ||
+        own(property, 'anyOf') !== undefined
       ) {
         field.kind = 'select';
-        field.options = readOptions(property, path);
+        field.options = readOptions(property, path, limits);
       } else {
         field.kind = 'string';
         bounds(field, property, path, 'minLength', 'maxLength', isCount, wholeNumber);
         // An empty string is no answer, so a required field must take at least one character.
         if (required && field.maxLength === 0)
           invalid(`${path}.maxLength`, 'must be at least 1 for a required property');
-        if (property.format !== undefined)
+        if (own(property, 'format') !== undefined)
           field.format = optional<string>(property, 'format', path, isText, 'a string');
       }
       break;
     case 'number':
     case 'integer':
-      field.kind = property.type;
+      field.kind = type;
       bounds(field, property, path, 'minimum', 'maximum', isFiniteNumber, 'a number');
       if (field.kind === 'integer') wholeNumbersBetween(field, path);
       break;
@@ -152,17 +191,18 @@ function readField(name: string, property: unknown, required: boolean): FormFiel
       field.kind = 'boolean';
       break;
     case 'array': {
-      const items = property.items;
+      const items = own(property, 'items');
       if (!isRecord(items))
         return invalid(`${path}.items`, 'expected an object listing the choices');
-      if (items.type !== undefined && items.type !== 'string') {
+      const itemType = own(items, 'type');
+      if (itemType !== undefined && itemType !== 'string') {
         invalid(
           `${path}.items.type`,
           'only arrays of string choices are allowed (no arrays of objects)',
         );
       }
       field.kind = 'multiselect';
-      field.options = readOptions(items, `${path}.items`);
+      field.options = readOptions(items, `${path}.items`, limits);
       bounds(field, property, path, 'minItems', 'maxItems', isCount, wholeNumber);
       // Each choice may be picked once.
       if ((field.minItems ?? 0) > field.options.length)
@@ -180,8 +220,9 @@ function readField(name: string, property: unknown, required: boolean): FormFiel
         'expected "string", "number", "integer", "boolean" or "array"',
       );
   }
-  if (property.default !== undefined) {
-    const checked = checkValue(field, property.default, false);
+  const fallback = own(property, 'default');
+  if (fallback !== undefined) {
+    const checked = checkValue(field, fallback, false);
     if (typeof checked === 'string')
       invalid(`${path}.default`, `does not fit the property: ${checked}`);
     const value = (checked as { value: FormValue }).value;
@@ -268,30 +309,44 @@ function remember(value: unknown, schema: FormSchema): void {
  * Checks an untrusted restricted form schema (MCP `requestedSchema`) and returns a deeply frozen copy,
  * or throws WaitforError `invalid_schema` whose `path` names the offending keyword. Every enum shape
  * is accepted; nesting, arrays of objects, unknown `required` names and defaults that do not fit are
- * not. Unknown keywords (e.g. `pattern`, `additionalProperties`) are kept but not honoured.
+ * not, nor is a schema past `options.limits` (`defaultFormLimits` unless given; a limit that is no
+ * number >= 0 throws `invalid_options`). Unknown keywords (e.g. `pattern`) are kept, not honoured.
  */
-export function parseFormSchema(value: unknown): FormSchema {
+export function parseFormSchema(value: unknown, options?: FormSchemaOptions): FormSchema {
+  const limits = resolveLimits(options);
   if (!isRecord(value)) return invalid('', 'expected a schema object');
-  if (checkedFields.has(value)) return value as FormSchema;
-  const known = recentCopyOf(value);
-  if (known !== undefined) return known;
-  if (value.type !== 'object')
+  // A schema checked before is only taken as it is when it also fits this call's limits.
+  const checked = checkedFields.has(value) ? (value as FormSchema) : recentCopyOf(value);
+  if (checked !== undefined && fits(measures.get(checked)!, limits)) return checked;
+  const { size, longest } = measureSchema(value, limits);
+  if (own(value, 'type') !== 'object')
     invalid('type', 'expected "object" (the root of a form is an object)');
   optional(value, '$schema', '', isText, 'a string');
   optional(value, 'title', '', isText, 'a string');
   optional(value, 'description', '', isText, 'a string');
-  const properties = value.properties;
+  const properties = own(value, 'properties');
   if (!isRecord(properties)) return invalid('properties', 'expected an object of property schemas');
-  const required = value.required ?? [];
+  const names = Object.keys(properties);
+  if (names.length > limits.fields)
+    pastLimit('properties', 'more', 'fields', limits.fields, 'properties');
+  const required = own(value, 'required') ?? [];
   if (!Array.isArray(required)) return invalid('required', 'expected an array of property names');
-  required.forEach((name: unknown, index) => {
-    if (!isText(name) || !Object.hasOwn(properties, name as string)) {
+  // A Set: looking each property up in the list would be quadratic in the number of properties.
+  const requiredNames = new Set<string>();
+  for (let index = 0; index < required.length; index++) {
+    const name: unknown = required[index];
+    if (!isText(name) || !Object.hasOwn(properties, name as string))
       invalid(`required.${index}`, 'expected the name of a property');
-    }
-  });
+    requiredNames.add(name as string);
+  }
   const fields: FormField[] = [];
-  for (const name of Object.keys(properties))
-    fields.push(readField(name, properties[name], required.includes(name)));
+  let choices = 0;
+  for (const name of names) {
+    const field = readField(name, properties[name], requiredNames.has(name), limits);
+    fields.push(field);
+    if (field.options !== undefined && field.options.length > choices)
+      choices = field.options.length;
+  }
   let schema: FormSchema;
   try {
     schema = frozenCopy(value) as FormSchema;
@@ -303,6 +358,7 @@ export function parseFormSchema(value: unknown): FormSchema {
     });
   }
   checkedFields.set(schema, Object.freeze(fields));
+  measures.set(schema, { size, longest, fields: fields.length, choices });
   remember(value, schema);
   return schema;
 }

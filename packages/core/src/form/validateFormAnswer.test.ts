@@ -179,6 +179,10 @@ describe('validateFormAnswer', () => {
     [{ type: 'string', format: 'date-time' }, '2026-01-31T09:00:00', badDateTime],
     [{ type: 'string', format: 'date-time' }, '2026-01-31T09:00:00+24:00', badDateTime],
     [{ type: 'string', format: 'date-time' }, '2026-01-31T09:00Z', badDateTime],
+    // RFC 3339 allows a lower-case t and z, but zod's datetime check (what many servers run) does
+    // not, and a refusal there loses the whole answer.
+    [{ type: 'string', format: 'date-time' }, '2026-01-31t09:00:00.5+05:30', badDateTime],
+    [{ type: 'string', format: 'date-time' }, '2026-01-31T09:00:00.5z', badDateTime],
   ])('%j refuses %j', (property, input, message) => {
     const schema = { type: 'object', properties: { field: property } };
     expect(validateFormAnswer(schema, { field: input })).toEqual({
@@ -213,8 +217,8 @@ describe('validateFormAnswer', () => {
     [{ type: 'string', format: 'date' }, '2024-02-29', '2024-02-29'],
     [
       { type: 'string', format: 'date-time' },
-      '2026-01-31t09:00:00.5+05:30',
-      '2026-01-31t09:00:00.5+05:30',
+      '2026-01-31T09:00:00.5+05:30',
+      '2026-01-31T09:00:00.5+05:30',
     ],
   ])('%j accepts %j as %j', (property, input, value) => {
     const schema = { type: 'object', properties: { field: property } };
