@@ -318,6 +318,17 @@ describe('runTool', () => {
         'state.when',
       ],
       [
+        'state holding a class instance',
+        () =>
+          pending({ a: question('a') }, {
+            at: new (class Point {
+              x = 1;
+            })(),
+          } as never),
+        'invalid_pending',
+        'state.at',
+      ],
+      [
         'state with undefined',
         () => pending({ a: question('a') }, [1, undefined] as never),
         'invalid_pending',

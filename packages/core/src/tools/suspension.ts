@@ -123,7 +123,8 @@ export function answersFor(
       answer = undefined;
     }
     if (answer === undefined || !keyById.has(answer.id) || byId.has(answer.id)) {
-      foreign.push(String((item as { id?: unknown } | null)?.id));
+      const id = (item as { id?: unknown } | null)?.id;
+      foreign.push(typeof id === 'string' ? id : typeof id);
       continue;
     }
     byId.set(answer.id, answer);

@@ -14,6 +14,7 @@ import { pending, runTool } from '@waitfor/core/tools';
 import { ask, askUrl, defineQuestion, isQuestion } from '@waitfor/core/zod';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import * as zm from 'zod/mini';
 
 /** A person who fills in `answers` in turn (the last one again and again) and records the Requests. */
 function person(...answers: Array<Record<string, unknown> | 'decline'>) {
@@ -318,6 +319,26 @@ describe('ask', () => {
     await expect(
       ask(person({}).waitFor, { prompt: 'Q', schema: z.object({}), maxAttempts: 0 }),
     ).rejects.toMatchObject({ code: 'invalid_options', path: 'maxAttempts' });
+  });
+});
+
+describe('zod/mini', () => {
+  it('defines and asks a question written with zod/mini', async () => {
+    const schema = zm.object({
+      name: zm.string().check(zm.minLength(2)),
+      seats: zm.optional(zm.int()),
+    });
+    const question = defineQuestion({ prompt: 'Q', schema });
+    expect(question.form).toMatchObject({
+      properties: { name: { type: 'string', minLength: 2 }, seats: { type: 'integer' } },
+      required: ['name'],
+    });
+    const { asked, waitFor } = person({ name: 'A' }, { name: 'Ada', seats: '3' });
+    await expect(ask(waitFor, question)).resolves.toEqual({
+      ok: true,
+      data: { name: 'Ada', seats: 3 },
+    });
+    expect(asked[1]!.data?.errors).toEqual({ name: expect.any(String) });
   });
 });
 

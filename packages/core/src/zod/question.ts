@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { FormSchema } from '../form/formTypes';
 import { validateFormAnswer } from '../form/validateFormAnswer';
 import { createRequestId } from '../requestId';
@@ -71,7 +71,7 @@ export function defineQuestion<Schema extends QuestionSchema>(
   const check = (data: unknown): QuestionCheck<z.output<Schema>> => {
     const checked = validateFormAnswer(form, data);
     if (!checked.ok) return checked;
-    const parsed = schema.safeParse(checked.value);
+    const parsed = z.safeParse(schema, checked.value);
     return parsed.success
       ? { ok: true, data: parsed.data as z.output<Schema> }
       : { ok: false, errors: errorsOf(parsed.error.issues) };

@@ -4,8 +4,8 @@ import type { FormSchema } from '../form/formTypes';
 import { parseFormSchema } from '../form/parseFormSchema';
 import { WaitforError } from '../waitforError';
 
-/** A zod object schema a question is written with: every field one form field. */
-export type QuestionSchema = z.ZodObject;
+/** A zod object schema a question is written with (zod or zod/mini): every field one form field. */
+export type QuestionSchema = z.core.$ZodObject;
 
 const refuse = (path: string, message: string, cause?: unknown): never => {
   throw new WaitforError('invalid_schema', path === '' ? message : `${path}: ${message}`, {
@@ -54,14 +54,16 @@ const messageOf = (error: unknown): string =>
  * nullable, a date…), or '' when the schema is not a zod object.
  */
 export function toFormSchema(schema: QuestionSchema): FormSchema {
-  if (!(schema instanceof z.ZodObject)) refuse('', 'A question schema must be a zod object');
+  // The definition's type, not instanceof: a schema of zod/mini or of another copy of zod is one too.
+  if ((schema as Partial<QuestionSchema> | null)?._zod?.def?.type !== 'object')
+    refuse('', 'A question schema must be a zod object');
   const properties: Record<string, unknown> = {};
   const required: string[] = [];
-  for (const [name, field] of Object.entries(schema.shape)) {
+  for (const [name, field] of Object.entries(schema._zod.def.shape)) {
     let json: Record<string, unknown>;
     try {
       // Input side: a field with a default may be left empty by the person.
-      json = z.toJSONSchema(z.object({ [name]: field as z.ZodType }), {
+      json = z.toJSONSchema(z.object({ [name]: field }), {
         io: 'input',
         unrepresentable: 'throw',
       }) as Record<string, unknown>;
