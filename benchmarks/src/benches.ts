@@ -4,6 +4,7 @@ import { benchInboxScale } from './inboxScale';
 import { benchLegacyHandler } from './legacyHandler';
 import { benchModernLoop } from './modernLoop';
 import { benchRoundConcurrency } from './roundConcurrency';
+import { benchSchemaScale } from './schemaScale';
 import type { BenchResult } from './result';
 
 /** Benchmark ids with their functions; React is loaded lazily (it installs DOM globals). */
@@ -14,4 +15,5 @@ export const benches: Record<string, () => Promise<BenchResult>> = {
   'inbox-scale': benchInboxScale,
   react: async () => (await import('./reactList')).benchReactList(),
   'bundle-size': benchBundleSize,
+  'schema-scale': benchSchemaScale,
 };

@@ -68,7 +68,7 @@ export function renderMarkdown(
       'to rewrite it). Sources: `benchmarks/src/`.',
     '',
     `Run on ${machine.date.slice(0, 10)} (${machine.date}), ${seconds.toFixed(0)} s in all. ` +
-      'The packages are measured as built (`dist`), imported by name. Benchmarks 3–5 give the ' +
+      'The packages are measured as built (`dist`), imported by name. Benchmarks 3–5 and 7 give the ' +
       'median of the runs shown. Benchmarks 1 and 2 compare two variants (a ÷ b) called one after ' +
       "the other, call by call, in one process over the SDK's in-memory transport, so their " +
       'budgets apply to CPU time (user + system, `process.cpuUsage()`): it is the work the code ' +
