@@ -24,10 +24,10 @@ export function jsonUnsafePath(value: unknown, path = '', depth = 0): string | u
     }
     return undefined;
   }
+  if (!isRecord(value) || Object.getOwnPropertySymbols(value).length > 0) return path;
   // A class instance would come back from JSON as a plain object, its prototype lost.
-  const prototype: unknown = isRecord(value) ? Object.getPrototypeOf(value) : undefined;
+  const prototype: unknown = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) return path;
-  if (Object.getOwnPropertySymbols(value).length > 0) return path;
   for (const key of Object.keys(value)) {
     const found = jsonUnsafePath(value[key], at(key), depth + 1);
     if (found !== undefined) return found;
