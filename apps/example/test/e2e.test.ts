@@ -264,4 +264,53 @@ describe('the example page in Chromium', () => {
     expect(await requests().count()).toBe(0);
     expect(pageErrors).toEqual([]);
   });
+
+  it('keeps a "finish in the other tab" note only while its call runs', async () => {
+    // Legacy era, URL mode after consent: the call waits for the sign-in. Cancelling the call ends
+    // that wait, so the note must go with it, and a Retry must not bring back the old one.
+    const travelDesk = page.getByRole('article', { name: 'Travel Desk' });
+    const waits = page.getByRole('list', { name: 'Waiting for you in the browser' }).locator('li');
+    const consent = question('Sign in to SkyMiles so Travel Desk can link your loyalty account.');
+    const linkCall = result('link_account').first();
+    const consentAndOpen = async () => {
+      await expect.poll(() => consent.count(), { timeout: 20_000 }).toBe(1);
+      const popup = context.waitForEvent('page');
+      await consent.getByRole('button', { name: `Open 127.0.0.1:${signInPort()}` }).click();
+      const signIn = await popup;
+      await signIn.waitForLoadState();
+      return signIn;
+    };
+    const cancelWhileWaiting = async () => {
+      const signIn = await consentAndOpen();
+      await expect.poll(() => waits.count()).toBe(1);
+      expect(await waits.textContent()).toContain('Travel Desk is waiting for you');
+      await linkCall.getByRole('button', { name: 'Cancel call: Link a loyalty account' }).click();
+      await expect
+        .poll(() => linkCall.locator('.status').textContent(), { timeout: 10_000 })
+        .toBe('cancelled');
+      await expect.poll(() => waits.count(), { timeout: 10_000 }).toBe(0);
+      await signIn.close();
+    };
+
+    await travelDesk.getByRole('button', { name: 'Run Link a loyalty account' }).click();
+    await cancelWhileWaiting();
+    // Two cancelled attempts, then a third: never more than the one note of the running attempt.
+    await linkCall.getByRole('button', { name: 'Retry: Link a loyalty account' }).click();
+    await expect.poll(() => consent.count(), { timeout: 20_000 }).toBe(1);
+    expect(await waits.count()).toBe(0);
+    await cancelWhileWaiting();
+    await linkCall.getByRole('button', { name: 'Retry: Link a loyalty account' }).click();
+    const signIn = await consentAndOpen();
+    await expect.poll(() => waits.count()).toBe(1);
+    expect(await linkCall.locator('.attempt').textContent()).toBe(' · attempt 3');
+    await signIn.getByLabel('Username').fill('ada.lovelace');
+    await signIn.getByRole('button', { name: 'Sign in' }).click();
+    await expect
+      .poll(() => linkCall.locator('.call-text').textContent(), { timeout: 20_000 })
+      .toBe('Linked SkyMiles account ada.lovelace to your Travel Desk profile.');
+    await signIn.close();
+    await expect.poll(() => waits.count()).toBe(0);
+    expect(await requests().count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
 });

@@ -5,20 +5,23 @@ import type { LegacySpec } from '@waitfor/legacy-spec';
 import { RequestList, WaitforProvider } from '@waitfor/react';
 import { CallLog } from './CallLog.js';
 import { ServerPanel } from './ServerPanel.js';
+import { stillWaiting } from './callQuestions.js';
+import type { CallQuestions } from './callQuestions.js';
 import { useExampleSession } from './useExampleSession.js';
 
-function SignInWaits({ legacy }: { legacy: LegacySpec }) {
+/** One note per URL step the person consented to and is still finishing (see stillWaiting). */
+function SignInWaits({ legacy, calls }: { legacy: LegacySpec; calls: readonly CallQuestions[] }) {
   const elicitations = useSyncExternalStore(
     legacy.subscribe,
     legacy.getSnapshot,
     legacy.getSnapshot,
   );
-  const waiting = elicitations.filter((entry) => entry.state === 'consented');
+  const waiting = stillWaiting(elicitations, calls);
   if (waiting.length === 0) return null;
   return (
     <ul className="waits" aria-label="Waiting for you in the browser">
       {waiting.map((entry) => (
-        <li key={entry.elicitationId}>
+        <li key={entry.request.id}>
           <strong>{entry.server}</strong> is waiting for you to finish in the other tab:{' '}
           {entry.request.prompt}
         </li>
@@ -54,7 +57,7 @@ export function App() {
         </section>
         <section className="inbox" aria-label="Questions">
           <h2>Questions for you</h2>
-          <SignInWaits legacy={legacy} />
+          <SignInWaits legacy={legacy} calls={session.calls} />
           <div className="requests">
             <RequestList
               empty={<p className="empty">No open questions. Run a tool to get one.</p>}

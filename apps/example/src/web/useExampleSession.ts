@@ -1,8 +1,10 @@
 import { useCallback, useEffect, useReducer, useRef } from 'react';
-import type { Inbox } from '@waitfor/core';
+import type { Inbox, WaitFor } from '@waitfor/core';
 import type { LegacySpec } from '@waitfor/legacy-spec';
 import { BridgeError, connect } from '@waitfor/mcp-bridge';
 import type { Connection } from '@waitfor/mcp-bridge';
+import { noteQuestion } from './callQuestions.js';
+import type { CallQuestions } from './callQuestions.js';
 import { callTimeout } from './callTimeout.js';
 import { loadServers } from './exampleConfig.js';
 import type { ServerConfig } from './exampleConfig.js';
@@ -26,12 +28,11 @@ export interface ServerState {
 }
 
 /** One tool call as the page shows it. */
-export interface CallState {
+export interface CallState extends CallQuestions {
   id: number;
   server: string;
   tool: string;
   title: string;
-  status: 'running' | 'done' | 'failed' | 'cancelled';
   /** 1 for the first run; each Retry runs the same call again under the same entry. */
   attempt: number;
   text?: string;
@@ -47,7 +48,8 @@ type Action =
   | { type: 'configured'; servers: ServerConfig[] }
   | { type: 'loadFailed'; error: string }
   | { type: 'server'; name: string; patch: Partial<ServerState> }
-  | { type: 'call'; call: CallState };
+  | { type: 'call'; call: CallState }
+  | { type: 'asked'; server: string; tool: string | undefined; id: string };
 
 function reduce(state: State, action: Action): State {
   switch (action.type) {
@@ -69,6 +71,8 @@ function reduce(state: State, action: Action): State {
       const others = state.calls.filter((call) => call.id !== action.call.id);
       return { ...state, calls: [action.call, ...others].sort((a, b) => b.id - a.id) };
     }
+    case 'asked':
+      return { ...state, calls: noteQuestion(state.calls, action.server, action.tool, action.id) };
   }
 }
 
@@ -100,6 +104,22 @@ export function useExampleSession(inbox: Inbox, legacy: LegacySpec) {
   useEffect(() => {
     const controller = new AbortController();
     const opened: Connection[] = [];
+    // The inbox answers every question; URL ones are first noted on the runs that may have asked
+    // them, so a "finish in the other tab" note can end with its call.
+    const noting =
+      (server: string): WaitFor =>
+      (request, context) => {
+        if (request.kind === 'authorization') {
+          const tool = request.data?.origin?.tool;
+          dispatch({
+            type: 'asked',
+            server,
+            tool: typeof tool === 'string' ? tool : undefined,
+            id: request.id,
+          });
+        }
+        return inbox.waitFor(request, context);
+      };
     const start = async () => {
       const servers = await loadServers(controller.signal);
       dispatch({ type: 'configured', servers });
@@ -109,7 +129,7 @@ export function useExampleSession(inbox: Inbox, legacy: LegacySpec) {
             const connection = await connect(
               { url: config.url },
               {
-                waitFor: inbox.waitFor,
+                waitFor: noting(config.name),
                 name: 'waitfor-example-page',
                 serverName: config.name,
                 extensions: [legacy.extension],
@@ -152,19 +172,23 @@ export function useExampleSession(inbox: Inbox, legacy: LegacySpec) {
 
   // Runs (or runs again) one call under its own abort controller. Only this page aborts it, so an
   // aborted signal means the person cancelled, whatever error the abort surfaced as.
-  const run = useCallback((call: Omit<CallState, 'status' | 'text'>) => {
+  // Each run starts with no questions: what an earlier attempt asked ended with that attempt.
+  const run = useCallback((call: Omit<CallState, 'status' | 'text' | 'questions'>) => {
     const connection = connections.current.get(call.server);
     if (connection === undefined) {
-      dispatch({ type: 'call', call: { ...call, status: 'failed', text: 'Not connected.' } });
+      dispatch({
+        type: 'call',
+        call: { ...call, status: 'failed', text: 'Not connected.', questions: [] },
+      });
       return;
     }
     const controller = new AbortController();
     running.current.set(call.id, controller);
-    dispatch({ type: 'call', call: { ...call, status: 'running' } });
+    dispatch({ type: 'call', call: { ...call, status: 'running', questions: [] } });
     const finish = (patch: Pick<CallState, 'status' | 'text'>) => {
       if (running.current.get(call.id) !== controller) return;
       running.current.delete(call.id);
-      dispatch({ type: 'call', call: { ...call, ...patch } });
+      dispatch({ type: 'call', call: { ...call, ...patch, questions: [] } });
     };
     connection
       .callTool(
