@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { choices, readChoice } from '../src/terminal/choices.js';
+import { choices, readChoice, readNumber } from '../src/terminal/choices.js';
 import { columnsOf, fitRows, indentLines } from '../src/terminal/layout.js';
 
 // The prompt logic of the terminal waitFor, without a terminal: which typed text picks which
@@ -86,4 +86,22 @@ describe('indentLines', () => {
   it('indents every line, empty ones included', () => {
     expect(indentLines('one\n\n── two')).toBe('  one\n  \n  ── two');
   });
+});
+
+describe('readNumber', () => {
+  it.each([
+    ['1', 1],
+    ['3', 3],
+    [' 2 ', 2],
+    ['02', 2],
+  ])('takes %j as %d', (text, number) => {
+    expect(readNumber(text, 3)).toBe(number);
+  });
+
+  it.each(['0', '4', '0x2', '2e0', '1.0', '+1', '-1', '', ' ', 'one', '１'])(
+    'takes no number from %j',
+    (text) => {
+      expect(readNumber(text, 3)).toBeUndefined();
+    },
+  );
 });

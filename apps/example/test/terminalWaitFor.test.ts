@@ -668,6 +668,26 @@ describe('only the exact choices count', () => {
     ]);
     expect(await consent).toEqual({ id: 'exact-3', ok: false, reason: 'declined' });
   });
+
+  it('picks an option only by its plain number, value or label', async () => {
+    const { terminal, script, output } = openTerminal();
+    const schema = {
+      type: 'object',
+      properties: { size: { type: 'string', title: 'Size', enum: ['s', 'm', 'l'] } },
+    };
+    const answer = terminal.waitFor(formRequest('exact-4', schema));
+    await script([
+      [/\[a\]:/, ''],
+      // Number() would read all of these as 2 or 3.
+      [/Choose \(number\):/, '0x2'],
+      [/Choose \(number\):/, '3e0'],
+      [/Choose \(number\):/, '2.0'],
+      [/Choose \(number\):/, ' 2 '],
+      [/\[s\]:/, ''],
+    ]);
+    expect(await answer).toEqual({ id: 'exact-4', ok: true, data: { size: 'm' } });
+    expect(output().match(/is not one of the choices/g)).toHaveLength(3);
+  });
 });
 
 describe('server text cannot draw the frame that names the server', () => {

@@ -51,3 +51,14 @@ export const choices = {
   approve: { key: 'y', words: ['yes', 'approve'] },
   refuse: { key: 'n', words: ['no', 'decline'] },
 } as const satisfies Record<string, Choice<string>>;
+
+/**
+ * The 1-based position `text` names among `count` entries: plain decimal digits only, trimmed.
+ * Number() alone would also read "0x2", "2e0", "2.0" or "+2" as a position the person never typed.
+ */
+export function readNumber(text: string, count: number): number | undefined {
+  const typed = text.trim();
+  if (!/^[0-9]{1,9}$/.test(typed)) return undefined;
+  const number = Number(typed);
+  return number >= 1 && number <= count ? number : undefined;
+}

@@ -1,4 +1,5 @@
 import type { FormField } from '@waitfor/core/form';
+import { readNumber } from './choices.js';
 import { cleanText } from './cleanText.js';
 import type { LineReader } from './lineReader.js';
 
@@ -52,9 +53,8 @@ function valueText(field: FormField, value: unknown): string {
 }
 
 function parseChoice(options: Option[], text: string): string | undefined {
-  const index = Number(text);
-  if (Number.isInteger(index) && index >= 1 && index <= options.length)
-    return options[index - 1]?.value;
+  const index = readNumber(text, options.length);
+  if (index !== undefined) return options[index - 1]?.value;
   return options.find(
     (option) => option.value === text || option.label.toLowerCase() === text.toLowerCase(),
   )?.value;

@@ -5,6 +5,7 @@ import type { Connection } from '@waitfor/mcp-bridge';
 import { startExample } from '../host/startExample.js';
 import { callTimeout } from '../web/callTimeout.js';
 import { errorText, resultText } from '../web/resultText.js';
+import { readNumber } from './choices.js';
 import { cleanText } from './cleanText.js';
 import { indentLines } from './layout.js';
 import { createLineReader, InputEndedError } from './lineReader.js';
@@ -90,7 +91,8 @@ export async function runTerminal(options: RunTerminalOptions = {}): Promise<voi
           throw error;
         });
       if (text === 'q' || text === 'quit') break;
-      const choice = choices[Number(text) - 1];
+      const number = readNumber(text, choices.length);
+      const choice = number === undefined ? undefined : choices[number - 1];
       if (choice === undefined) {
         reader.print(`"${text}" is not on the list.`);
         continue;
