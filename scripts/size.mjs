@@ -19,7 +19,7 @@ export const entries = [
     name: '@waitfor/core/tools',
     file: 'packages/core/src/tools.ts',
     own: ['packages/core/src/tools/'],
-    budget: 3 * 1024,
+    budget: 4 * 1024,
   },
   {
     name: '@waitfor/core/zod',
