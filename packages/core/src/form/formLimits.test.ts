@@ -170,8 +170,15 @@ describe('form limits', () => {
     expect(parseFormSchema(checked)).toBe(checked);
   });
 
-  it('refuses limits that are not numbers >= 0', () => {
-    for (const limits of [{ fields: -1 }, { choices: Number.NaN }, { schemaSize: '1' }]) {
+  it('refuses limits that are not numbers >= 0, unknown limits and limits that are no object', () => {
+    for (const limits of [
+      { fields: -1 },
+      { choices: Number.NaN },
+      { schemaSize: '1' },
+      { field: 10 },
+      null,
+      'fields',
+    ]) {
       expect(() =>
         parseFormSchema(manyFields(1), { limits: limits as Partial<FormLimits> }),
       ).toThrow(expect.objectContaining({ code: 'invalid_options' }));

@@ -42,6 +42,7 @@ export interface FormSchemaOptions {
 export function resolveLimits(options: FormSchemaOptions | undefined): FormLimits {
   const limits = options?.limits;
   if (limits === undefined) return defaultFormLimits;
+  if (!isRecord(limits)) fail('invalid_options', 'limits', 'limits must be an object');
   const resolved = { ...defaultFormLimits };
   for (const key of Object.keys(limits) as (keyof FormLimits)[]) {
     const value = limits[key];
