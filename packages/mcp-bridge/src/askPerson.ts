@@ -3,8 +3,9 @@
  *
  * Invariants: an invalid form answer is never sent — the same waitFor is asked again (fresh
  * Request id, `data.errors` per field, `data.values` = what the person gave) up to `maxAttempts`
- * times, then the question is answered `cancel`. Accepted forms carry schema defaults for omitted
- * fields and coerced values. A URL-mode accept carries no content (consent only).
+ * times, then the question is answered `cancel`. An accept without data takes the schema defaults;
+ * an accept with data is sent as given (coerced), never with defaults the person did not see — a
+ * required field left empty is asked again. A URL-mode accept carries no content (consent only).
  *
  * Every question pays for this path, so the params and the schema are checked once per question
  * and the abort race allocates one promise.
@@ -17,7 +18,12 @@ import {
   type RequestOrigin,
   type WaitFor,
 } from '@waitfor/core';
-import { parseFormSchema, validateFormAnswer, type FormSchema } from '@waitfor/core/form';
+import {
+  formFields,
+  parseFormSchema,
+  validateFormAnswer,
+  type FormSchema,
+} from '@waitfor/core/form';
 import { abortedError, BridgeError, messageOf } from './bridgeError';
 import { isAborted } from './runtime';
 import {
@@ -135,9 +141,24 @@ function settle(
 ): { result: ElicitResult } | { errors: Record<string, string> } {
   if (!answer.ok) return { result: answerToElicitResult(answer) };
   if (question.params.mode === 'url') return { result: { action: 'accept' } };
-  const validation = validateFormAnswer(question.schema, answer.data ?? {});
-  if (validation.ok) return { result: { action: 'accept', content: validation.value } };
-  return { errors: validation.errors };
+  const data = answer.data;
+  const validation = validateFormAnswer(question.schema, data ?? {});
+  if (!validation.ok) return { errors: validation.errors };
+  // `accept(request)` without data takes the schema defaults; an accept with data is sent as given:
+  // a field the person left empty is not filled behind their back, and a required one is asked again.
+  if (data == null) return { result: { action: 'accept', content: validation.value } };
+  const content = validation.value;
+  // Entries, not assignments: a field named "__proto__" must stay an own key.
+  const missing: Array<[string, string]> = [];
+  for (const field of formFields(question.schema)) {
+    const input = Object.hasOwn(data, field.name) ? data[field.name] : undefined;
+    if (input != null && input !== '') continue;
+    delete content[field.name];
+    if (field.required) missing.push([field.name, 'Required.']);
+  }
+  return missing.length > 0
+    ? { errors: Object.fromEntries(missing) }
+    : { result: { action: 'accept', content } };
 }
 
 /** Turn an Answer into the ElicitResult to send, or the per-field errors of an invalid form; bad params throw 'invalid_params'. */

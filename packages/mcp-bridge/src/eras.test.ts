@@ -30,12 +30,13 @@ describe.each(cases)('%s client over %s', (kind, transport, era) => {
   const open = (waitFor: Parameters<typeof openClient>[3]['waitFor']) =>
     openClient(kind, transport, { url: server.url }, { waitFor });
 
-  it('answers a form with defaults applied, and says who asks', async () => {
+  it('sends an accepted form exactly as the person gave it (no default filled behind them), and says who asks', async () => {
+    // The person cleared the optional age and color, which have defaults: the server must not get them.
     const person = scriptedPerson((request) => accept(request, { name: 'Ada' }));
     const { client, close } = await open(person.waitFor);
     try {
       const result = await callTool(client, { name: 'ask_form' });
-      expect(textOf(result)).toBe('accept:{"name":"Ada","age":30,"color":"blue"}');
+      expect(textOf(result)).toBe('accept:{"name":"Ada"}');
       expect(person.seen).toHaveLength(1);
       const [request] = person.seen;
       expect(request?.kind).toBe('input');
@@ -48,6 +49,35 @@ describe.each(cases)('%s client over %s', (kind, transport, era) => {
         tool: 'ask_form',
         ...(era === 'modern' ? { inputKey: 'profile' } : {}),
       });
+    } finally {
+      await close();
+    }
+  });
+
+  it('fills the schema defaults only for an accept without data', async () => {
+    const person = scriptedPerson((request) => accept(request));
+    const { client, close } = await open(person.waitFor);
+    try {
+      const result = await callTool(client, { name: 'ask_defaults' });
+      expect(textOf(result)).toBe('accept:{"version":"1.0","note":"none","replicas":3}');
+      expect(person.seen).toHaveLength(1);
+    } finally {
+      await close();
+    }
+  });
+
+  it('asks again when an accept with data lacks a required field that has a default', async () => {
+    // First the person clears the required version (an empty object), then they type one in.
+    const person = scriptedPerson((request, index) =>
+      index === 0 ? accept(request, {}) : accept(request, { version: '2.0', replicas: '5' }),
+    );
+    const { client, close } = await open(person.waitFor);
+    try {
+      const result = await callTool(client, { name: 'ask_defaults' });
+      expect(textOf(result)).toBe('accept:{"version":"2.0","replicas":5}');
+      expect(person.seen).toHaveLength(2);
+      expect(person.seen[1]?.data?.errors).toEqual({ version: 'Required.' });
+      expect(person.seen[1]?.data?.values).toEqual({});
     } finally {
       await close();
     }

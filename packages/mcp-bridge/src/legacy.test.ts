@@ -33,7 +33,7 @@ describe.each<ClientKind>(['v2-legacy', 'v1'])('%s client', (kind) => {
       { waitFor: person.waitFor },
       async (client) => {
         const result = await callTool(client, { name: 'ask_form' }, { timeout: 1_000 });
-        expect(textOf(result)).toBe('accept:{"name":"Slow","age":30,"color":"blue"}');
+        expect(textOf(result)).toBe('accept:{"name":"Slow"}');
         const error = await callTool(
           client,
           { name: 'slow', arguments: { ms: 2_500 } },
@@ -88,7 +88,7 @@ describe.each<ClientKind>(['v2-legacy', 'v2-modern', 'v1'])(
         { waitFor: person.waitFor },
         async (client) => {
           expect(textOf(await callTool(client, { name: 'ask_form' }))).toBe(
-            'accept:{"name":"Bo","age":41,"color":"blue"}',
+            'accept:{"name":"Bo","age":41}',
           );
           expect(person.seen).toHaveLength(2);
           const [first, second] = person.seen;

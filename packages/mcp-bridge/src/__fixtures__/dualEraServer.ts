@@ -14,7 +14,7 @@
  *   Returns `{ url, received, close }`; `received` records every JSON-RPC message POSTed to it.
  * - `FIXTURE_SECRET`, `signState`, `verifyState`: the HMAC used for `requestState`.
  *
- * Tools: `ask_form`, `ask_url`, `two_rounds` (signed requestState), `fan_out {count}` (N questions
+ * Tools: `ask_form`, `ask_defaults` (every field has a default), `ask_url`, `two_rounds` (signed requestState), `fan_out {count}` (N questions
  * in one round, default 3), `no_state` (asks without requestState), `state_only {rounds}`,
  * `endless` (asks forever), `odd_state` (ODD_STATE must come back byte-exact), `mystery`
  * (unknown resultType), `notify_complete {elicitationId}` (legacy: sends notifications/elicitation/complete), `structured` (has an outputSchema), `slow {ms}`, `ask_sampling`,
@@ -76,6 +76,16 @@ const formSchema = {
   required: ['name'],
 };
 
+const defaultsSchema = {
+  type: 'object' as const,
+  properties: {
+    version: { type: 'string' as const, title: 'Version', default: '1.0' },
+    note: { type: 'string' as const, title: 'Note', default: 'none' },
+    replicas: { type: 'integer' as const, title: 'Replicas', default: 3 },
+  },
+  required: ['version'],
+};
+
 const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] });
 
 /** The answer of one elicitation key, as text ("accept:{...}" / "decline" / "cancel" / "missing"). */
@@ -115,6 +125,27 @@ export function createDualEraServer(options: DualEraServerOptions = {}): McpServ
     }
     return text(describe(responses, 'profile'));
   });
+
+  // Every field has a default, one of them required: `accept(request)` takes them all, while an
+  // accept with data must carry every required field itself.
+  server.registerTool(
+    'ask_defaults',
+    { description: 'Asks a form whose fields all have defaults' },
+    async (context) => {
+      const responses = responsesOf(context);
+      if (inputResponse(responses, 'release').kind === 'missing') {
+        return inputRequired({
+          inputRequests: {
+            release: inputRequired.elicit({
+              message: 'Deploy which release?',
+              requestedSchema: defaultsSchema as never,
+            }),
+          },
+        });
+      }
+      return text(describe(responses, 'release'));
+    },
+  );
 
   server.registerTool(
     'ask_url',
