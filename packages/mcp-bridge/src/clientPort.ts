@@ -184,9 +184,36 @@ export function isMcpClient(value: unknown): boolean {
 }
 
 const portCache = new WeakMap<object, ClientPort>();
+/** The v1Schemas last given for a client: read at registration, so a later attach's count. */
+const givenSchemas = new WeakMap<object, V1Schemas>();
+/** v1 registrations still loading schemas, per client: its `connect` waits for them. */
+const loading = new WeakMap<object, Set<Promise<unknown>>>();
+
+/**
+ * Make a v1 client's `connect` wait for the handler registrations in flight, so attach-then-connect
+ * (without awaiting `ready`) cannot answer an early push "Method not found"; a registration that
+ * failed fails the connect instead of leaving the push unanswered.
+ */
+function holdConnect(client: Loose, registration: Promise<unknown>): void {
+  let pending = loading.get(client);
+  if (pending === undefined) {
+    const set = (pending = new Set());
+    loading.set(client, set);
+    const connect = client['connect'] as AnyFunction;
+    client['connect'] = (async (...args: never[]) => {
+      // A failed registration stays in the set: every connect fails with its error.
+      while (set.size > 0) await Promise.all(set);
+      return connect.apply(client, args);
+    }) as never;
+  }
+  const set = pending;
+  set.add(registration);
+  registration.then(() => set.delete(registration), Boolean);
+}
 
 /** The SDK-neutral view of `client` (cached per client). */
 export function clientPort(client: object, v1Schemas?: V1Schemas): ClientPort {
+  if (v1Schemas !== undefined) givenSchemas.set(client, v1Schemas);
   const cached = portCache.get(client);
   if (cached !== undefined) return cached;
   if (!isMcpClient(client))
@@ -228,7 +255,8 @@ export function clientPort(client: object, v1Schemas?: V1Schemas): ClientPort {
         });
         return Promise.resolve(remove);
       }
-      return (v1Schemas === undefined ? loadV1Schemas() : Promise.resolve(v1Schemas)).then(
+      const given = givenSchemas.get(client);
+      const registration = (given === undefined ? loadV1Schemas() : Promise.resolve(given)).then(
         (schemas) => {
           const schema = schemas[v1SchemaName[method]];
           if (schema === undefined)
@@ -245,6 +273,8 @@ export function clientPort(client: object, v1Schemas?: V1Schemas): ClientPort {
           return remove;
         },
       );
+      holdConnect(loose, registration);
+      return registration;
     },
     onNotification: (method, handler) => {
       const listeners = routeNotifications({ client, generation }, method);
