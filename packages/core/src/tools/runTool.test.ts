@@ -123,6 +123,17 @@ describe('runTool', () => {
     expect(tool).toHaveBeenCalledTimes(3);
   });
 
+  it('passes a tool’s own error through unchanged', async () => {
+    const failure = new Error('disk full');
+    const tool = vi.fn((_args: void, context: ToolContext) => {
+      if (context.round === 0) return pending({ a: question('a') });
+      throw failure;
+    });
+    await expect(
+      runTool(tool, undefined, { waitFor: async (request) => accept(request) }),
+    ).rejects.toBe(failure);
+  });
+
   it('refuses a maxRounds, maxAttempts or maxRequests that is no count, and a missing waitFor', async () => {
     const tool = () => 'done';
     const waitFor: WaitFor = async (request) => accept(request);
