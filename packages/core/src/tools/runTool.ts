@@ -4,7 +4,6 @@ import { WaitforError } from '../waitforError';
 import { askRound } from './askRound';
 import { DEFAULT_MAX_ATTEMPTS } from './askRequest';
 import { DEFAULT_MAX_REQUESTS } from './checkRequests';
-import type { JsonValue } from './jsonSafe';
 import { answersFor, parseToolSuspension } from './suspension';
 import {
   assertJsonSafe,
@@ -83,10 +82,10 @@ export async function runTool<Args, Result>(
 /**
  * Runs a tool like runTool but never waits for a person: at the first round with Requests it
  * returns a JSON-safe suspension (the Requests, the args and the tool's state) to store, show and
- * later pass to resumeTool, possibly in another process. `args` must be JSON-safe
- * (else `invalid_options`).
+ * later pass to resumeTool, possibly in another process. `args` must be JSON-safe, checked at
+ * run time (else `invalid_options`), so an interface type is accepted too.
  */
-export async function runToolDurable<Args extends JsonValue, Result>(
+export async function runToolDurable<Args, Result>(
   tool: Tool<Args, Result>,
   args: Args,
   options: ToolRunOptions = {},
@@ -101,7 +100,7 @@ export async function runToolDurable<Args extends JsonValue, Result>(
  * nothing runs), and runs the tool again with them and the stored state — until its result or
  * the next suspension.
  */
-export async function resumeTool<Args extends JsonValue, Result>(
+export async function resumeTool<Args, Result>(
   tool: Tool<Args, Result>,
   suspension: unknown,
   answers: readonly Answer[],

@@ -74,7 +74,10 @@ describe('inferred answers', () => {
       { waitFor },
     ).catch(() => undefined);
     expectTypeOf(result).toEqualTypeOf<{ done: true } | undefined>();
-    const outcome = runToolDurable((args: { id: number }) => `#${args.id}`, { id: 1 });
+    interface Args {
+      id: number;
+    }
+    const outcome = runToolDurable((args: Args) => `#${args.id}`, { id: 1 });
     expectTypeOf(outcome).resolves.toEqualTypeOf<ToolOutcome<string>>();
   });
 });
