@@ -102,6 +102,16 @@ describe('durable tool runs', () => {
     expect([refused.ok, refused.code]).toEqual([false, 'answer_mismatch']);
   }, 60_000);
 
+  it('stores options.origin on the suspension’s Requests', async () => {
+    const suspension = suspensionOf(
+      await runToolDurable(bookTable, { restaurant: 'L' }, { origin: { server: 'Bookings' } }),
+    );
+    expect(suspension.requests['details']!.data?.origin).toEqual({
+      server: 'Bookings',
+      inputKey: 'details',
+    });
+  });
+
   it('completes at once when the tool needs nobody', async () => {
     await expect(runToolDurable(() => 'done', null)).resolves.toEqual({
       status: 'complete',

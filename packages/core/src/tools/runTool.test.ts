@@ -123,6 +123,27 @@ describe('runTool', () => {
     expect(tool).toHaveBeenCalledTimes(3);
   });
 
+  it('sets options.origin with the input key on every Request that names no origin', async () => {
+    const { asked, waitFor } = scripted((request) => accept(request));
+    const own = { server: 'Calendar' };
+    await runTool(
+      askOnce({ a: question('a'), b: question('b', { data: { origin: own } }) }),
+      undefined,
+      {
+        waitFor,
+        origin: { server: 'Deploy tool' },
+      },
+    );
+    expect(asked.map((request) => request.data?.origin)).toEqual([
+      { server: 'Deploy tool', inputKey: 'a' },
+      own,
+    ]);
+    const error = await errorOf(
+      runTool(() => 'done', undefined, { waitFor, origin: { server: '' } }),
+    );
+    expect([error.code, error.path]).toEqual(['invalid_options', 'origin.server']);
+  });
+
   it('passes a tool’s own error through unchanged', async () => {
     const failure = new Error('disk full');
     const tool = vi.fn((_args: void, context: ToolContext) => {

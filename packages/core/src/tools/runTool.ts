@@ -1,5 +1,6 @@
 import { boundWaitFor } from '../boundWaitFor';
-import type { AbortSignalLike, Answer, WaitFor } from '../types';
+import { isRecord, nonEmpty } from '../check';
+import type { AbortSignalLike, Answer, RequestOrigin, WaitFor } from '../types';
 import { WaitforError } from '../waitforError';
 import { askRound } from './askRound';
 import { DEFAULT_MAX_ATTEMPTS } from './askRequest';
@@ -21,6 +22,11 @@ export interface ToolRunOptions {
   maxRounds?: number;
   /** Most Requests in one Pending (default 32); more is WaitforError `invalid_pending`. */
   maxRequests?: number;
+  /**
+   * Who asks (e.g. `{ server: 'Deploy tool' }`), set with the input key as `inputKey` on every
+   * Request that names no origin itself: UIs show it and policies decide by it.
+   */
+  origin?: RequestOrigin;
 }
 
 /** Options of runTool. */
@@ -43,8 +49,19 @@ const count = (options: object, key: string, fallback: number, least: number): n
   return value as number;
 };
 
+function originOf(options: ToolRunOptions): RequestOrigin | undefined {
+  const { origin } = options;
+  if (origin !== undefined && !(isRecord(origin) && nonEmpty(origin.server))) {
+    throw new WaitforError('invalid_options', 'options.origin must name a server', {
+      path: 'origin.server',
+    });
+  }
+  return origin;
+}
+
 const limits = (options: ToolRunOptions) => ({
   signal: options.signal,
+  origin: originOf(options),
   maxRounds: count(options, 'maxRounds', DEFAULT_MAX_ROUNDS, 0),
   maxRequests: count(options, 'maxRequests', DEFAULT_MAX_REQUESTS, 1),
 });

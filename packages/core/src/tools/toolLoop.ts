@@ -1,4 +1,4 @@
-import type { AbortSignalLike, Answer, Request } from '../types';
+import type { AbortSignalLike, Answer, Request, RequestOrigin } from '../types';
 import { WaitforError } from '../waitforError';
 import { checkRequests } from './checkRequests';
 import { jsonUnsafePath, type JsonValue } from './jsonSafe';
@@ -41,6 +41,7 @@ export interface LoopStart<Args> {
 /** How a loop runs; without `ask` it is durable and suspends at the first round with Requests. */
 export interface LoopOptions {
   signal: AbortSignalLike | undefined;
+  origin: RequestOrigin | undefined;
   maxRounds: number;
   maxRequests: number;
   ask?: (requests: Record<string, Request>) => Promise<Record<string, Answer>>;
@@ -68,6 +69,23 @@ function checkPending(value: Pending, maxRequests: number): Record<string, Reque
   return requests;
 }
 
+/** The Requests with `origin` (and their input key) set on each that names no origin itself. */
+function withOrigin(
+  requests: Record<string, Request>,
+  origin: RequestOrigin | undefined,
+): Record<string, Request> {
+  if (origin === undefined) return requests;
+  for (const key of Object.keys(requests)) {
+    const request = requests[key]!;
+    if (request.data?.origin === undefined)
+      requests[key] = {
+        ...request,
+        data: { ...request.data, origin: { ...origin, inputKey: key } },
+      };
+  }
+  return requests;
+}
+
 /**
  * Runs a tool until it returns a result: each Pending round is checked, counted against
  * `maxRounds` (then `rounds_exceeded`) and asked (or, durable, suspended), and the tool runs again
@@ -84,7 +102,7 @@ export async function runLoop<Args, Result>(
     if (signal?.aborted) throw abortedError(signal);
     const returned = await tool(start.args, { answers, state, round, signal });
     if (!isPending(returned)) return { status: 'complete', result: returned };
-    const requests = checkPending(returned, options.maxRequests);
+    const requests = withOrigin(checkPending(returned, options.maxRequests), options.origin);
     round += 1;
     if (round > options.maxRounds) {
       throw new WaitforError(
