@@ -28,18 +28,6 @@ export interface TerminalWaitFor {
 // Short, so it fits a narrow terminal in one row even counted two columns per line character.
 const rule = (title: string) => `\n── ${title} ────`;
 
-// The spec requires showing which server asks; era and tool help the person place the question.
-const whoAsks = (request: Request): string => {
-  const origin = request.data?.origin;
-  if (origin === undefined) return 'Unknown server asks';
-  const details = [
-    typeof origin.era === 'string' ? `${cleanText(origin.era)} era` : undefined,
-    typeof origin.tool === 'string' ? `tool ${cleanText(origin.tool)}` : undefined,
-  ].filter((detail) => detail !== undefined);
-  const server = cleanText(String(origin.server));
-  return `${server} asks${details.length > 0 ? ` (${details.join(', ')})` : ''}`;
-};
-
 // Field names come from the server and may be "__proto__", "constructor" or "toString": every
 // lookup by field name reads own keys only, and what is built by field name is a Map.
 
@@ -48,6 +36,20 @@ const ownValue = (record: unknown, key: string): unknown =>
   record !== null && typeof record === 'object' && Object.hasOwn(record, key)
     ? (record as Record<string, unknown>)[key]
     : undefined;
+
+// The spec requires showing which server asks; era and tool help the person place the question.
+const whoAsks = (request: Request): string => {
+  const origin = request.data?.origin;
+  if (origin === undefined) return 'Unknown server asks';
+  const era = ownValue(origin, 'era');
+  const tool = ownValue(origin, 'tool');
+  const details = [
+    typeof era === 'string' ? `${cleanText(era)} era` : undefined,
+    typeof tool === 'string' ? `tool ${cleanText(tool)}` : undefined,
+  ].filter((detail) => detail !== undefined);
+  const server = cleanText(String(origin.server));
+  return `${server} asks${details.length > 0 ? ` (${details.join(', ')})` : ''}`;
+};
 
 /** Messages by field name: strings of known fields only (a re-ask's `data.errors` is untrusted). */
 const messagesOf = (given: unknown, fields: readonly FormField[]): Map<string, string> => {

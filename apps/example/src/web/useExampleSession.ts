@@ -110,7 +110,9 @@ export function useExampleSession(inbox: Inbox, legacy: LegacySpec) {
       (server: string): WaitFor =>
       (request, context) => {
         if (request.kind === 'authorization') {
-          const tool = request.data?.origin?.tool;
+          const origin = request.data?.origin;
+          const tool =
+            origin !== undefined && Object.hasOwn(origin, 'tool') ? origin.tool : undefined;
           dispatch({
             type: 'asked',
             server,
