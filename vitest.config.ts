@@ -13,6 +13,7 @@ const sourceAliases = [
   { find: /^@waitfor\/mcp-bridge$/, replacement: here('./packages/mcp-bridge/src/index.ts') },
   { find: /^@waitfor\/mcp-bridge\/node$/, replacement: here('./packages/mcp-bridge/src/node.ts') },
   { find: /^@waitfor\/legacy-spec$/, replacement: here('./packages/legacy-spec/src/index.ts') },
+  { find: /^@waitfor\/otel$/, replacement: here('./packages/otel/src/index.ts') },
   { find: /^@waitfor\/react$/, replacement: here('./packages/react/src/index.ts') },
 ];
 
@@ -40,6 +41,16 @@ export default defineConfig({
         test: {
           name: 'legacy-spec',
           include: ['packages/legacy-spec/src/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'otel',
+          include: ['packages/otel/src/**/*.test.ts'],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -1,0 +1,3 @@
+export { createTelemetry, instrumentWaitFor } from './telemetry';
+export type { Telemetry, TelemetryOptions } from './telemetry';
+export type { Outcome } from './attributes';

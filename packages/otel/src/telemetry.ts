@@ -1,0 +1,244 @@
+/**
+ * createTelemetry: OpenTelemetry traces and metrics for bridge calls and the questions they ask.
+ *
+ * Invariants:
+ * - Without an OpenTelemetry SDK (the API's no-op tracer provider and meter) every hook returns at
+ *   once: no span, no map entry, no params change.
+ * - A call span per tools/call, prompts/get and resources/read; its W3C `traceparent` goes into
+ *   the call's `params._meta` (a new `_meta` object), which a durable suspension keeps: a call that
+ *   arrives carrying one (a resume, in this process or another) continues that trace — as a child
+ *   when nothing else is active, else as a link.
+ * - Nothing the person answered is read or recorded (the question tracker sees Requests and
+ *   Answers' `ok`/`reason` only); errors are recorded by type, never by message.
+ */
+import {
+  context as contextApi,
+  isSpanContextValid,
+  ProxyTracerProvider,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Link,
+  type Meter,
+  type Tracer,
+} from '@opentelemetry/api';
+import type { Request, WaitFor } from '@waitfor/core';
+import {
+  MODERN_PROTOCOL_VERSION,
+  type BridgeExtension,
+  type CallInfo,
+  type ExtensionHost,
+} from '@waitfor/mcp-bridge';
+import {
+  bounded,
+  CALL_STATUS,
+  ERA,
+  ERROR_TYPE,
+  METHOD,
+  OPERATION_NAME,
+  PROMPT_NAME,
+  PROTOCOL_VERSION,
+  QUESTIONS,
+  RESOURCE_URI,
+  ROUNDS,
+  SERVER,
+  TOOL_NAME,
+  withoutQuery,
+} from './attributes';
+import { instrumentsOf, SCOPE } from './instruments';
+import type { LiveCall } from './liveCall';
+import { createQuestionTracker } from './questions';
+import { extractTraceparent, injectTraceparent } from './traceparent';
+
+/** Options of createTelemetry. */
+export interface TelemetryOptions {
+  /** The tracer to use (default: the global provider's, looked up per call). */
+  tracer?: Tracer;
+  /** The meter to use (default: the global provider's, looked up per call). */
+  meter?: Meter;
+  /** Write the call's `traceparent` into `params._meta` (default true). */
+  propagate?: boolean;
+}
+
+/** A bridge extension that records calls and questions, and instruments waitFors. */
+export interface Telemetry extends BridgeExtension {
+  /** Wrap a waitFor (an inbox's, a host tool's) so every question it answers is recorded. */
+  instrument(waitFor: WaitFor): WaitFor;
+}
+
+// The API's no-op delegate: a global tracer provider delegating to it means no SDK is registered.
+const noopDelegate = new ProxyTracerProvider().getDelegate();
+
+/** The tracer to use now, or undefined when no SDK is registered (checked per call: SDKs come late). */
+function tracerOf(given: Tracer | undefined): Tracer | undefined {
+  if (given !== undefined) return given;
+  const provider = trace.getTracerProvider() as Partial<ProxyTracerProvider>;
+  if (typeof provider.getDelegate === 'function' && provider.getDelegate() === noopDelegate)
+    return undefined;
+  return trace.getTracer(SCOPE);
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The failure's type: a typed error's string `code` (BridgeError, LegacySpecError), else its name. */
+function errorTypeOf(error: unknown): string {
+  if (isRecord(error)) {
+    const code = bounded(error['code']);
+    if (code !== undefined) return code;
+    const name = bounded(error['name']);
+    if (name !== undefined) return name;
+  }
+  return '_OTHER';
+}
+
+function liveCallOf(call: CallInfo): LiveCall {
+  const name = (key: string) =>
+    Object.hasOwn(call.params, key) ? bounded(String(call.params[key])) : undefined;
+  return {
+    host: call.host,
+    server: bounded(call.serverName) ?? '',
+    era: call.era,
+    tool: call.method === 'tools/call' ? name('name') : undefined,
+    prompt: call.method === 'prompts/get' ? name('name') : undefined,
+    resource:
+      call.method === 'resources/read' && Object.hasOwn(call.params, 'uri')
+        ? withoutQuery(call.params['uri'])
+        : undefined,
+    context: undefined,
+    open: 0,
+    rounds: 0,
+    questions: 0,
+  };
+}
+
+function callAttributes(call: CallInfo, live: LiveCall): Attributes {
+  const attributes: Attributes = { [METHOD]: call.method, [SERVER]: live.server, [ERA]: call.era };
+  if (call.era === 'modern') attributes[PROTOCOL_VERSION] = MODERN_PROTOCOL_VERSION;
+  if (live.tool !== undefined) {
+    attributes[TOOL_NAME] = live.tool;
+    attributes[OPERATION_NAME] = 'execute_tool';
+  }
+  if (live.prompt !== undefined) attributes[PROMPT_NAME] = live.prompt;
+  if (live.resource !== undefined) attributes[RESOURCE_URI] = live.resource;
+  return attributes;
+}
+
+/** Create the telemetry extension; pass it in `extensions` and wrap waitFors with `instrument`. */
+export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
+  const calls = new Set<LiveCall>();
+  const questions = createQuestionTracker(calls);
+  const propagate = options.propagate ?? true;
+
+  const begin = (request: Request, host: ExtensionHost | undefined): void => {
+    const tracer = tracerOf(options.tracer);
+    const instruments = instrumentsOf(options.meter);
+    if (tracer !== undefined || instruments !== undefined)
+      questions.begin(request, host, tracer, instruments);
+  };
+
+  return {
+    name: 'waitfor-otel',
+
+    setup(host) {
+      const removers = [
+        host.on('request', (request) => begin(request, host)),
+        host.on('answer', ({ request, answer }) => questions.settle(request, answer)),
+      ];
+      return () => {
+        for (const remove of removers) remove();
+      };
+    },
+
+    async aroundCall(call, next) {
+      const tracer = tracerOf(options.tracer);
+      const instruments = instrumentsOf(options.meter);
+      if (tracer === undefined && instruments === undefined) return next();
+      const live = liveCallOf(call);
+      const attributes = callAttributes(call, live);
+      const remote = extractTraceparent(call.params);
+      const active = contextApi.active();
+      let parent = active;
+      const links: Link[] = [];
+      if (remote !== undefined) {
+        const current = trace.getSpanContext(active);
+        if (current !== undefined && isSpanContextValid(current)) links.push({ context: remote });
+        else parent = trace.setSpanContext(active, remote);
+      }
+      const target = live.tool ?? live.prompt;
+      const span = tracer?.startSpan(
+        target === undefined ? call.method : `${call.method} ${target}`,
+        { kind: SpanKind.CLIENT, attributes, links },
+        parent,
+      );
+      if (span !== undefined && span.isRecording()) {
+        live.context = trace.setSpan(parent, span);
+        if (propagate) injectTraceparent(call.params, span.spanContext());
+      }
+      calls.add(live);
+      const started = Date.now();
+      const metric: Attributes = { [METHOD]: call.method, [SERVER]: live.server };
+      let rounds = live.era === 'modern' ? () => live.rounds : undefined;
+      try {
+        const outcome = await contextApi.with(live.context ?? active, next);
+        const suspension =
+          call.era === 'modern' && isRecord(outcome) && outcome['status'] === 'suspended'
+            ? outcome['suspension']
+            : undefined;
+        span?.setAttribute(CALL_STATUS, suspension === undefined ? 'complete' : 'suspended');
+        // A suspension counts its rounds itself (durable calls ask no one in this process).
+        if (isRecord(suspension) && typeof suspension['round'] === 'number') {
+          const round = suspension['round'];
+          rounds = () => round;
+        }
+        return outcome;
+      } catch (error) {
+        const type = errorTypeOf(error);
+        metric[ERROR_TYPE] = type;
+        span?.setAttribute(ERROR_TYPE, type);
+        span?.setStatus({ code: SpanStatusCode.ERROR });
+        throw error;
+      } finally {
+        calls.delete(live);
+        const at = Date.now();
+        instruments?.operation.record((at - started) / 1000, metric);
+        if (rounds !== undefined) {
+          instruments?.rounds.record(rounds(), { [METHOD]: call.method, [SERVER]: live.server });
+          span?.setAttribute(ROUNDS, rounds());
+        }
+        span?.setAttribute(QUESTIONS, live.questions);
+        span?.end(at);
+      }
+    },
+
+    instrument(waitFor) {
+      return async (request, waitContext) => {
+        const tracer = tracerOf(options.tracer);
+        const instruments = instrumentsOf(options.meter);
+        if (tracer === undefined && instruments === undefined) return waitFor(request, waitContext);
+        questions.begin(request, undefined, tracer, instruments);
+        const signal = waitContext?.signal;
+        // A waitFor that ignores its signal must not keep the question open in the records.
+        const onAbort = () => questions.settle(request, undefined);
+        signal?.addEventListener('abort', onAbort, { once: true });
+        if (signal?.aborted === true) onAbort();
+        try {
+          const answer = await waitFor(request, waitContext);
+          questions.settle(request, answer);
+          return answer;
+        } catch (error) {
+          questions.settle(request, undefined);
+          throw error;
+        } finally {
+          signal?.removeEventListener('abort', onAbort);
+        }
+      };
+    },
+  };
+}
+
+/** Wrap one waitFor with a telemetry of its own (shortcut for `createTelemetry(options).instrument`). */
+export function instrumentWaitFor(waitFor: WaitFor, options?: TelemetryOptions): WaitFor {
+  return createTelemetry(options).instrument(waitFor);
+}
