@@ -6,14 +6,19 @@
  * - `open-url {elicitationId, url}` — pushes a URL-mode `elicitation/create`, returns `action:<action>`.
  * - `complete {elicitationId}` — sends `notifications/elicitation/complete` for that id (known or
  *   not) through the v1 `createElicitationCompletionNotifier`, and records it as completed.
- * - `requires-url {elicitationIds, url}` — throws UrlElicitationRequiredError (-32042) until every
- *   id went through `complete`; then `done:<n>` where n counts the calls with these ids so far.
+ * - `requires-url {elicitationIds, url, once?}` — throws UrlElicitationRequiredError (-32042) until
+ *   every id went through `complete` (with `once`: on the first call only); then `done:<n>` where n
+ *   counts the calls with these ids so far.
+ * - `link {elicitationId, url}` — pushes a URL-mode `elicitation/create` and, once accepted, holds
+ *   the call until the id went through `complete`, or until the client cancels the call.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { UrlElicitationRequiredError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import {
   createCompletionState,
+  linked,
+  markCompleted,
   REQUIRES_URL_MESSAGE,
   requiresUrl,
   type CompletionState,
@@ -48,7 +53,7 @@ export function createCompletionServerV1(
     'complete',
     { inputSchema: { elicitationId: z.string() } },
     async ({ elicitationId }, extra) => {
-      state.completed.add(elicitationId);
+      markCompleted(state, elicitationId);
       await server.server.createElicitationCompletionNotifier(elicitationId, {
         relatedRequestId: extra.requestId,
       })();
@@ -58,12 +63,37 @@ export function createCompletionServerV1(
 
   server.registerTool(
     'requires-url',
-    { inputSchema: { elicitationIds: z.array(z.string()), url: z.string() } },
-    async ({ elicitationIds, url }) => {
-      const { required, answer } = requiresUrl(state, elicitationIds, url);
+    {
+      inputSchema: {
+        elicitationIds: z.array(z.string()),
+        url: z.string(),
+        once: z.boolean().optional(),
+      },
+    },
+    async ({ elicitationIds, url, once }) => {
+      const { required, answer } = requiresUrl(state, elicitationIds, url, once);
       if (required.length > 0)
         throw new UrlElicitationRequiredError(required, REQUIRES_URL_MESSAGE);
       return text(answer);
+    },
+  );
+
+  server.registerTool(
+    'link',
+    { inputSchema: { elicitationId: z.string(), url: z.string() } },
+    async ({ elicitationId, url }, extra) => {
+      const result = await server.server.elicitInput({
+        mode: 'url',
+        message: `Link ${elicitationId}`,
+        url,
+        elicitationId,
+      });
+      if (result.action !== 'accept') return text(`action:${result.action}`);
+      await linked(state, elicitationId, extra.signal);
+      await server.server.createElicitationCompletionNotifier(elicitationId, {
+        relatedRequestId: extra.requestId,
+      })();
+      return text('linked');
     },
   );
 

@@ -9,9 +9,13 @@
  *   `elicitationId` and returns `action:<action>`. Modern: asks the same URL through `input_required`.
  * - `complete {elicitationId}` — legacy only: sends `notifications/elicitation/complete` for that id
  *   through `createElicitationCompletionNotifier` (any id, known or not) and records it as completed.
- * - `requires-url {elicitationIds, url}` — legacy only: throws URLElicitationRequiredError (-32042)
- *   listing one URL elicitation per id until every id went through `complete`; then `done:<n>` where
- *   n counts the calls with these ids so far.
+ * - `requires-url {elicitationIds, url, once?}` — legacy only: throws URLElicitationRequiredError
+ *   (-32042) listing one URL elicitation per id until every id went through `complete` (with `once`:
+ *   on the first call only); then `done:<n>` where n counts the calls with these ids so far.
+ * - `complete-all {elicitationIds}` — legacy only: `complete` for every id, in one call.
+ * - `link {elicitationId, url}` — legacy only: pushes a URL-mode `elicitation/create` and, once
+ *   accepted, holds the call until the id went through `complete` (then sends the completion and
+ *   returns `linked`), or until the client cancels the call.
  *
  * The completed ids and call counts live in a CompletionState: one per connection.
  */
@@ -23,6 +27,8 @@ import {
 import { z } from 'zod';
 import {
   createCompletionState,
+  linked,
+  markCompleted,
   REQUIRES_URL_MESSAGE,
   requiresUrl,
   type CompletionState,
@@ -63,7 +69,7 @@ export function createCompletionServerV2(
     'complete',
     { inputSchema: z.object({ elicitationId: z.string() }) },
     async ({ elicitationId }, ctx) => {
-      state.completed.add(elicitationId);
+      markCompleted(state, elicitationId);
       const notify = server.server.createElicitationCompletionNotifier(elicitationId, {
         relatedRequestId: ctx.mcpReq.id,
       });
@@ -74,12 +80,45 @@ export function createCompletionServerV2(
 
   server.registerTool(
     'requires-url',
-    { inputSchema: z.object({ elicitationIds: z.array(z.string()), url: z.string() }) },
-    async ({ elicitationIds, url }) => {
-      const { required, answer } = requiresUrl(state, elicitationIds, url);
+    {
+      inputSchema: z.object({
+        elicitationIds: z.array(z.string()),
+        url: z.string(),
+        once: z.boolean().optional(),
+      }),
+    },
+    async ({ elicitationIds, url, once }) => {
+      const { required, answer } = requiresUrl(state, elicitationIds, url, once);
       if (required.length > 0)
         throw new UrlElicitationRequiredError(required, REQUIRES_URL_MESSAGE);
       return text(answer);
+    },
+  );
+
+  server.registerTool(
+    'complete-all',
+    { inputSchema: z.object({ elicitationIds: z.array(z.string()) }) },
+    async ({ elicitationIds }) => {
+      for (const elicitationId of elicitationIds) {
+        markCompleted(state, elicitationId);
+        await server.server.createElicitationCompletionNotifier(elicitationId)();
+      }
+      return text('sent');
+    },
+  );
+
+  server.registerTool(
+    'link',
+    { inputSchema: z.object({ elicitationId: z.string(), url: z.string() }) },
+    async ({ elicitationId, url }, ctx) => {
+      const message = `Link ${elicitationId}`;
+      const result = await ctx.mcpReq.elicitInput({ mode: 'url', message, url, elicitationId });
+      if (result.action !== 'accept') return text(`action:${result.action}`);
+      await linked(state, elicitationId, ctx.mcpReq.signal);
+      await server.server.createElicitationCompletionNotifier(elicitationId, {
+        relatedRequestId: ctx.mcpReq.id,
+      })();
+      return text('linked');
     },
   );
 
