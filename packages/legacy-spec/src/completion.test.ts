@@ -209,7 +209,7 @@ describe.each(rows)('legacy-spec with a $label', ({ file, server, client }) => {
   });
 
   it('ends a declined elicitation in elicitation_refused carrying the Answers; the other question is cancelled', async () => {
-    const { connection } = await start(
+    const { legacy, connection } = await start(
       (request, context) =>
         elicitationIdOf(request) === 'e-1'
           ? Promise.resolve(decline(request))
@@ -238,5 +238,7 @@ describe.each(rows)('legacy-spec with a $label', ({ file, server, client }) => {
       [false, 'declined'],
       [false, 'cancelled'],
     ]);
+    // Each entry says why it closed.
+    expect(['e-1', 'e-2'].map((id) => legacy.get(id)?.reason)).toEqual(['declined', 'cancelled']);
   });
 });

@@ -69,7 +69,7 @@ describe.each(rows)('legacy-spec at the connection edges with a $label', ({ file
     await (connection.client as { close(): Promise<void> }).close();
 
     expect(await waiting).toMatchObject({ code: 'elicitation_closed' });
-    expect(legacy.get('z-1')?.state).toBe('closed');
+    expect(legacy.get('z-1')).toMatchObject({ state: 'closed', reason: 'connection_closed' });
     const failure = await call;
     expect(BridgeError.isInstance(failure)).toBe(true);
     expect(failure).toMatchObject({ code: 'aborted' });
@@ -77,6 +77,34 @@ describe.each(rows)('legacy-spec at the connection edges with a $label', ({ file
     expect(await failureOf(legacy.waitForCompletion('z-1'))).toMatchObject({
       code: 'elicitation_closed',
     });
+  });
+
+  it('refuses an elicitationId or url over its bound, pushed or listed in a -32042: nobody is asked, nothing is tracked', async () => {
+    const asked: Request[] = [];
+    const { legacy, connection } = await start(async (request) => {
+      asked.push(request);
+      return accept(request);
+    });
+    const longId = 'x'.repeat(257);
+    const longUrl = `https://auth.example.com/${'u'.repeat(8192)}`;
+    // A refused push fails the server's elicitation; the tool reports that as its own error.
+    const pushed = await connection
+      .callTool('open-url', { elicitationId: longId, url: 'https://auth.example.com/a' })
+      .catch((error: unknown) => ({ isError: true, error }));
+    expect(pushed['isError']).toBe(true);
+    const pushedUrl = await connection
+      .callTool('open-url', { elicitationId: 'ok-id', url: longUrl })
+      .catch((error: unknown) => ({ isError: true, error }));
+    expect(pushedUrl['isError']).toBe(true);
+    for (const [elicitationIds, url] of [
+      [[longId], 'https://auth.example.com/b'],
+      [['ok-id'], longUrl],
+    ] as const) {
+      const listed = await failureOf(connection.callTool('requires-url', { elicitationIds, url }));
+      expect(listed).toMatchObject({ code: 'invalid_error_data' });
+    }
+    expect(asked).toEqual([]);
+    expect(legacy.getSnapshot()).toEqual([]);
   });
 
   it("asks a call's -32042 questions through the call's own waitFor", async () => {

@@ -5,19 +5,34 @@
  * Invariants:
  * - An elicitationId is only unique within one server (spec 2025-11-25), so entries are keyed per
  *   connection scope; a completion only ever matches an entry of its own connection.
- * - States move forward only: open → consented → completed, or open/consented → closed (declined,
- *   cancelled, or the connection went away), or open → completed (finished before consent).
- *   A completion for an unknown, completed or closed entry changes nothing (spec MUST: ignore).
- * - The snapshot is replaced, never mutated, so a UI can compare it by identity; its items are
- *   fresh copies, so what a host holds never changes under it.
+ * - States move forward only: open → consented → completed, or open/consented → closed (with a
+ *   reason), or open → completed (finished before consent). A completion for an unknown,
+ *   completed or closed entry changes nothing (spec MUST: ignore).
+ * - `consented` never outlives the calls that asked: once every one has ended, an entry one of
+ *   them ended normally for stays consented at most `completionTimeoutMs` longer (the server may
+ *   still send the completion); otherwise it closes at once with reason `call_ended`.
+ * - Every lookup of a server-sent id is a Map (own keys only) and every operation is linear in
+ *   what it is given: a batch is added, answered or waited for with one publication, so a -32042
+ *   listing n elicitations costs O(n), not O(n²).
+ * - The snapshot is replaced, never mutated, so a UI can compare it by identity; it is built when
+ *   first read after a change, of fresh copies, so what a host holds never changes under it.
  */
 import type { AbortSignalLike, Answer, Request } from '@waitfor/core';
 import { LegacySpecError, type LegacySpecErrorCode } from './legacySpecError';
-import { createListeners } from './listeners';
-import { timers } from './timers';
+import { createListeners, schedule, scheduleUnref } from '@waitfor/runtime';
 
 /** Where a URL elicitation stands. */
 export type UrlElicitationState = 'open' | 'consented' | 'completed' | 'closed';
+
+/**
+ * Why a URL elicitation closed: the person `declined`; it was `cancelled` (dismissed, or withdrawn
+ * before an answer); its call ended (`call_ended`: aborted or failed after consent, or no
+ * completion within `completionTimeoutMs` after the call ended normally); its connection closed
+ * or the bridge was detached (`connection_closed`); or the server asked again with the same
+ * elicitationId (`replaced`: the newer Request took over).
+ */
+export type UrlElicitationCloseReason =
+  'declined' | 'cancelled' | 'call_ended' | 'connection_closed' | 'replaced';
 
 /** One URL elicitation of a legacy-era server, as a host or UI sees it. */
 export interface UrlElicitation {
@@ -28,6 +43,8 @@ export interface UrlElicitation {
   /** Who asks (the connection's server name). */
   readonly server: string;
   readonly state: UrlElicitationState;
+  /** Why it closed; present only in state `closed`. */
+  readonly reason?: UrlElicitationCloseReason;
 }
 
 /** The connection an entry belongs to. One per attached client. */
@@ -42,63 +59,178 @@ export interface CompletionWaitOptions {
   timeoutMs?: number;
 }
 
-interface Entry extends UrlElicitation {
+/** A bridge call that URL elicitations follow: pass it to `add`, then to `ended` once it settles. */
+export type CallRecord = object[];
+
+interface Entry {
   scope: RegistryScope;
+  elicitationId: string;
+  request: Request;
+  server: string;
   state: UrlElicitationState;
+  reason?: UrlElicitationCloseReason;
+  /** Calls that may still wait on it. */
+  pending: number;
+  /** A call ended normally for it, or none asked: consent may wait for a late completion. */
+  graced: boolean;
+  /** Resolves when it leaves open/consented. */
+  done: Promise<void>;
+  settle(): void;
 }
 
 /** Settled entries kept so a repeated completion is still recognised; older ones are dropped. */
 const keptSettledEntries = 500;
 
-const isLive = (entry: Entry) => entry.state === 'open' || entry.state === 'consented';
+const isLive = ({ state }: Entry) => state === 'open' || state === 'consented';
 
-/** A fresh copy without the scope: what a host sees, never changed afterwards. */
-const publicView = ({ scope: _scope, ...view }: Entry): UrlElicitation => view;
+/** A fresh copy without the bookkeeping: what a host sees, never changed afterwards. */
+const publicView = ({
+  scope: _scope,
+  pending: _pending,
+  graced: _graced,
+  done: _done,
+  settle: _settle,
+  ...view
+}: Entry): UrlElicitation => view;
 
-/** Create an empty registry; `defaultTimeoutMs` bounds a `wait` that names no timeout. */
-export function createElicitationRegistry(defaultTimeoutMs: number) {
-  // Newest first, so `find` returns the newest entry for an elicitationId.
-  let entries: Entry[] = [];
-  let snapshot: readonly UrlElicitation[] = [];
-  // Waiters listen here too: every change of state is published.
+/** Create an empty registry; `completionTimeoutMs` bounds a wait that names no timeout and a consent whose call ended. */
+export function createElicitationRegistry(completionTimeoutMs: number) {
+  // Oldest first: the snapshot's order.
+  const byRequest = new Map<string, Entry>();
+  // The newest entry with an elicitationId, any connection (for `find` and `wait`).
+  const byElicitation = new Map<string, Entry>();
+  // Per open connection: the newest entry with an elicitationId (for completions).
+  const scopes = new Map<RegistryScope, Map<string, Entry>>();
+  // Settled entries in the order they settled; the oldest are forgotten first.
+  const settled = new Set<Entry>();
+  let snapshot: readonly UrlElicitation[] | undefined = [];
   const listeners = createListeners();
 
   const publish = () => {
-    let settled = 0;
-    entries = entries.filter((entry) => isLive(entry) || ++settled <= keptSettledEntries);
-    snapshot = entries.map(publicView).reverse();
+    snapshot = undefined;
     listeners.emit();
   };
 
-  const byRequestId = (id: string) => entries.find((entry) => entry.request.id === id);
+  const change = (entry: Entry, state: UrlElicitationState, reason?: UrlElicitationCloseReason) => {
+    entry.state = state;
+    if (reason) entry.reason = reason;
+    if (isLive(entry)) return;
+    entry.settle();
+    settled.add(entry);
+    for (const old of settled) {
+      if (settled.size <= keptSettledEntries) break;
+      settled.delete(old);
+      const { request, elicitationId } = old;
+      byRequest.delete(request.id);
+      if (byElicitation.get(elicitationId) === old) byElicitation.delete(elicitationId);
+      const scope = scopes.get(old.scope);
+      if (scope?.get(elicitationId) === old) scope.delete(elicitationId);
+    }
+  };
 
-  const inScope = (scope: RegistryScope, elicitationId: string) =>
-    entries.find((entry) => entry.scope === scope && entry.elicitationId === elicitationId);
+  /** Close the entries still consented; publish once when any closed. */
+  const closeConsented = (entries: Entry[]) => {
+    const closing = entries.filter((entry) => entry.state === 'consented');
+    closing.forEach((entry) => change(entry, 'closed', 'call_ended'));
+    if (closing.length) publish();
+  };
 
-  /** By the Request's id first, then by the newest entry with that elicitationId. */
-  const lookup = (id: string) =>
-    byRequestId(id) ?? entries.find((entry) => entry.elicitationId === id);
+  /** Consented entries no call waits on any more: close now, or after the grace for a late completion. */
+  const release = (entries: Entry[]) => {
+    const idle = entries.filter((entry) => entry.state === 'consented' && !entry.pending);
+    closeConsented(idle.filter((entry) => !entry.graced));
+    const graced = idle.filter((entry) => entry.graced);
+    // Node: a grace period alone does not keep the process alive. Infinity arms no timer.
+    if (graced.length) scheduleUnref(completionTimeoutMs, () => closeConsented(graced));
+  };
+
+  /** Resolve when every entry has settled, or with the code that ended the wait first. */
+  const watch = (
+    entries: Entry[],
+    { signal, timeoutMs = completionTimeoutMs }: CompletionWaitOptions,
+  ) =>
+    new Promise<LegacySpecErrorCode | undefined>((resolve) => {
+      const stops: Array<() => void> = [];
+      const end = (code?: LegacySpecErrorCode) => {
+        stops.forEach((stop) => stop());
+        resolve(code);
+      };
+      // Settled already: that answers, whatever the signal says.
+      if (!entries.some(isLive)) return end();
+      void Promise.all(entries.map((entry) => entry.done)).then(() => end());
+      // Infinity (or NaN) arms no timer at all; a longer wait than one timer holds is chained.
+      stops.push(schedule(timeoutMs, () => end('completion_timeout')));
+      const onAbort = () => end('aborted');
+      signal?.addEventListener('abort', onAbort);
+      stops.push(() => signal?.removeEventListener('abort', onAbort));
+      if (signal?.aborted) onAbort();
+    });
+
+  const lookup = (id: string) => byRequest.get(id) ?? byElicitation.get(id);
 
   return {
-    /** Track a URL-mode Request; a Request already tracked is left as it is. */
-    add(scope: RegistryScope, request: Request, elicitationId: string): void {
-      if (byRequestId(request.id)) return;
-      const stale = inScope(scope, elicitationId);
-      // A server reusing a live id breaks its own uniqueness rule; the newer Request wins the id.
-      if (stale && isLive(stale)) stale.state = 'closed';
-      entries = [
-        { scope, elicitationId, request, server: scope.server, state: 'open' },
-        ...entries,
-      ];
+    /**
+     * Track URL-mode Requests (each with its elicitationId) of one connection, asked on behalf of
+     * `calls`; a Request already tracked is left as it is. One publication for the batch.
+     */
+    add(
+      scope: RegistryScope,
+      items: ReadonlyArray<readonly [Request, string]>,
+      calls: readonly CallRecord[],
+    ): void {
+      let inScope = scopes.get(scope);
+      if (!inScope) scopes.set(scope, (inScope = new Map()));
+      for (const [request, elicitationId] of items) {
+        if (byRequest.has(request.id)) continue;
+        const stale = inScope.get(elicitationId);
+        // A server reusing a live id breaks its own uniqueness rule; the newer Request wins the id.
+        if (stale && isLive(stale)) change(stale, 'closed', 'replaced');
+        const entry = {
+          scope,
+          elicitationId,
+          request,
+          server: scope.server,
+          state: 'open',
+          pending: calls.length,
+          graced: !calls.length,
+        } as Entry;
+        entry.done = new Promise((resolve) => (entry.settle = resolve));
+        byRequest.set(request.id, entry);
+        byElicitation.set(elicitationId, entry);
+        inScope.set(elicitationId, entry);
+        for (const call of calls) call.push(entry);
+      }
       publish();
     },
 
-    /** Record the person's Answer: consent moves an open entry on, anything else closes it. */
-    answered(answer: Answer): void {
-      const entry = byRequestId(answer.id);
-      if (entry?.state !== 'open') return;
-      entry.state = answer.ok ? 'consented' : 'closed';
-      publish();
+    /** The call `record` settled (`ok`: normally): release the consents that only it held. */
+    ended(record: CallRecord, ok: boolean): void {
+      const entries = record as Entry[];
+      for (const entry of entries) {
+        entry.pending -= 1;
+        entry.graced ||= ok;
+      }
+      release(entries);
+    },
+
+    /** Record the person's Answers: consent moves an open entry on, anything else closes it. */
+    answered(answers: readonly Answer[]): void {
+      const consented: Entry[] = [];
+      let changed = false;
+      for (const { id, ok, reason } of answers) {
+        const entry = byRequest.get(id);
+        if (entry?.state !== 'open') continue;
+        changed = true;
+        if (ok) consented.push(entry);
+        change(
+          entry,
+          ok ? 'consented' : 'closed',
+          ok ? undefined : reason === 'declined' ? 'declined' : 'cancelled',
+        );
+      }
+      if (changed) publish();
+      // Consent given after its calls ended (or with none) is released like at a call's end.
+      release(consented);
     },
 
     /**
@@ -109,10 +241,10 @@ export function createElicitationRegistry(defaultTimeoutMs: number) {
       scope: RegistryScope,
       elicitationId: string,
     ): { entry: UrlElicitation; wasOpen: boolean } | undefined {
-      const entry = inScope(scope, elicitationId);
+      const entry = scopes.get(scope)?.get(elicitationId);
       if (!entry || !isLive(entry)) return undefined;
       const wasOpen = entry.state === 'open';
-      entry.state = 'completed';
+      change(entry, 'completed');
       publish();
       return { entry: publicView(entry), wasOpen };
     },
@@ -122,12 +254,10 @@ export function createElicitationRegistry(defaultTimeoutMs: number) {
      * completed) but let go of the connection: no completion can match them any more.
      */
     closeScope(scope: RegistryScope): void {
-      const gone: RegistryScope = { server: scope.server };
-      for (const entry of entries) {
-        if (entry.scope !== scope) continue;
-        if (isLive(entry)) entry.state = 'closed';
-        entry.scope = gone;
+      for (const entry of scopes.get(scope)?.values() ?? []) {
+        if (isLive(entry)) change(entry, 'closed', 'connection_closed');
       }
+      scopes.delete(scope);
       publish();
     },
 
@@ -138,53 +268,28 @@ export function createElicitationRegistry(defaultTimeoutMs: number) {
     },
 
     /** Resolve when the entry completes; reject when it closes, the time runs out or the signal aborts. */
-    wait(id: string, options: CompletionWaitOptions = {}): Promise<UrlElicitation> {
+    async wait(id: string, options: CompletionWaitOptions = {}): Promise<UrlElicitation> {
       const entry = lookup(id);
-      const { signal } = options;
-      const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
-      return new Promise<UrlElicitation>((resolve, reject) => {
-        const elicitationId = entry?.elicitationId ?? id;
-        const stops: Array<() => void> = [];
-        const stop = () => stops.forEach((each) => each());
-        const fail = (code: LegacySpecErrorCode, problem: string, cause?: unknown) => {
-          stop();
-          reject(
-            new LegacySpecError(code, `URL elicitation "${elicitationId}": ${problem}.`, {
-              cause,
-              elicitationId,
-            }),
-          );
-        };
-        if (!entry) return fail('unknown_elicitation', 'unknown id');
-        const check = () => {
-          if (entry.state === 'completed') {
-            stop();
-            resolve(publicView(entry));
-          } else if (entry.state === 'closed') {
-            fail('elicitation_closed', 'declined, cancelled or its connection closed');
-          }
-        };
-        const onAbort = () => fail('aborted', 'the wait was aborted', signal?.reason);
-        stops.push(listeners.add(check));
-        // A negative time fires at once; Infinity (or NaN) arms no timer at all.
-        if (Number.isFinite(timeoutMs)) {
-          const timer = timers.setTimeout(
-            () => fail('completion_timeout', `no completion within ${timeoutMs} ms`),
-            timeoutMs,
-          );
-          stops.push(() => timers.clearTimeout(timer));
-        }
-        // Removed again by `stop`, which every way of settling runs.
-        signal?.addEventListener('abort', onAbort);
-        stops.push(() => signal?.removeEventListener('abort', onAbort));
-        // A settled entry answers at once; the promise ignores whatever settles it later.
-        check();
-        if (signal?.aborted) onAbort();
-      });
+      const code = entry ? await watch([entry], options) : 'unknown_elicitation';
+      if (!code && entry?.state === 'completed') return publicView(entry);
+      const elicitationId = entry?.elicitationId ?? id;
+      throw new LegacySpecError(
+        code ?? 'elicitation_closed',
+        `URL elicitation "${elicitationId}": ${code ?? `closed (${entry?.reason})`}.`,
+        { cause: code === 'aborted' ? options.signal?.reason : undefined, elicitationId },
+      );
     },
 
+    /** Resolve when none of these Requests' entries is open or consented, the time runs out or the signal aborts. */
+    settled: (requestIds: readonly string[], options: CompletionWaitOptions): Promise<unknown> =>
+      watch(
+        requestIds.flatMap((id) => byRequest.get(id) ?? []),
+        options,
+      ),
+
     /** The tracked elicitations, oldest first; the same array until something changes. */
-    getSnapshot: (): readonly UrlElicitation[] => snapshot,
+    getSnapshot: (): readonly UrlElicitation[] =>
+      (snapshot ??= Array.from(byRequest.values(), publicView)),
 
     /** Listen for any change; returns the unsubscribe function. */
     subscribe: (listener: () => void): (() => void) => listeners.add(listener),

@@ -11,23 +11,32 @@
  * - The connection closing, or the bridge being detached from its client (the host's `close` event),
  *   ends that connection's -32042 handling (its questions are dropped, no retry), closes its
  *   entries and forgets the connection.
+ * - Every legacy call on an attached connection is followed: a URL elicitation belongs to the calls
+ *   in flight when it was asked (a push names no call) or to the -32042 call that listed it, and
+ *   does not stay consented once they have all ended (see the registry).
  * - A -32042 on a client that did not declare URL-mode elicitation passes through unchanged: the
  *   person is asked nothing the host said it cannot show.
  * - Listeners never break the connection: a throwing listener is isolated (completion and snapshot
  *   listeners alike).
  */
-import { accept, type AbortSignalLike, type Answer, type Request } from '@waitfor/core';
-import type { BridgeExtension, ExtensionHost } from '@waitfor/mcp-bridge';
-import { createAbortController } from './abortController';
+import { accept, type Answer, type Request } from '@waitfor/core';
+import {
+  BridgeError,
+  type BridgeExtension,
+  type CallInfo,
+  type ExtensionHost,
+} from '@waitfor/mcp-bridge';
+import { createController as createAbortController, createListeners } from '@waitfor/runtime';
 import {
   createElicitationRegistry,
+  type CallRecord,
   type CompletionWaitOptions,
   type RegistryScope,
   type UrlElicitation,
 } from './elicitationRegistry';
 import { LegacySpecError } from './legacySpecError';
-import { createListeners } from './listeners';
 import { retryAfterUrlElicitation } from './retryAfterUrlElicitation';
+import { defaultMaxElicitations, outOfBounds } from './urlElicitationRequired';
 
 /** The notification method of protocol 2025-11-25 that this package listens to. */
 export const elicitationCompleteMethod = 'notifications/elicitation/complete';
@@ -40,10 +49,17 @@ export interface LegacySpecOptions {
    * stays open and is only marked completed in `getSnapshot()` and the `complete` event.
    */
   inbox?: { answer(answer: Answer): boolean };
-  /** How long a -32042 retry waits for completions after consent, and the default of waitForCompletion (ms, default 60000). */
+  /**
+   * How long a completion is waited for after consent (ms, default 60000): by a -32042 retry, by
+   * waitForCompletion when it names no timeout, and by a consented elicitation whose call ended
+   * normally before it closes with reason `call_ended`. `Infinity`: only the signal, the call's
+   * abort or failure, or the connection's end stop the wait.
+   */
   completionTimeoutMs?: number;
   /** How many times one call is retried after -32042 errors naming new elicitations (default 3). */
   maxRetries?: number;
+  /** How many URL elicitations one -32042 may list (default 100); more fail `too_many_elicitations`. */
+  maxElicitations?: number;
 }
 
 /** What the `complete` event carries. */
@@ -76,28 +92,25 @@ export interface LegacySpec {
   subscribe(listener: () => void): () => void;
 }
 
-/** Track a URL elicitation of one connection (and start listening for its completions). */
-type Track = (request: Request, elicitationId: string) => void;
-
-/** What a -32042 call needs of its attached connection. */
-interface Attached {
-  track: Track;
-  /** Aborts when the connection closes or the bridge is detached: the call's questions end with it. */
-  detached: AbortSignalLike;
-}
+/** Follow one legacy call on an attached connection (and handle its -32042 errors). */
+type Follow = (call: CallInfo, next: () => Promise<unknown>) => Promise<unknown>;
 
 /** Create legacy-spec: an extension for the bridge plus the host-facing completion API. */
 export function createLegacySpec(options: LegacySpecOptions = {}): LegacySpec {
   const { inbox } = options;
   const completionTimeoutMs = options.completionTimeoutMs ?? 60_000;
   const maxRetries = options.maxRetries ?? 3;
+  const maxElicitations = options.maxElicitations ?? defaultMaxElicitations;
   const invalid = (name: string, rule: string) =>
     new LegacySpecError('invalid_options', `Option ${name} must be ${rule}.`);
   if (typeof completionTimeoutMs !== 'number' || !(completionTimeoutMs >= 0)) {
     throw invalid('completionTimeoutMs', 'a number >= 0 or Infinity');
   }
-  if (!Number.isInteger(maxRetries) || maxRetries < 0) {
-    throw invalid('maxRetries', 'an integer >= 0');
+  for (const [name, value, least] of [
+    ['maxRetries', maxRetries, 0],
+    ['maxElicitations', maxElicitations, 1],
+  ] as const) {
+    if (!Number.isInteger(value) || value < least) throw invalid(name, `an integer >= ${least}`);
   }
   if (inbox !== undefined && typeof inbox?.answer !== 'function') {
     throw invalid('inbox', 'an object with an answer() method');
@@ -105,7 +118,7 @@ export function createLegacySpec(options: LegacySpecOptions = {}): LegacySpec {
   const registry = createElicitationRegistry(completionTimeoutMs);
   const completions = createListeners<CompletionEvent>();
   /** Per attached legacy host. */
-  const attachments = new Map<ExtensionHost, Attached>();
+  const attachments = new Map<ExtensionHost, Follow>();
 
   const setup = (host: ExtensionHost): void => {
     if (host.era === 'modern') return;
@@ -125,14 +138,39 @@ export function createLegacySpec(options: LegacySpecOptions = {}): LegacySpec {
       if (completed.wasOpen) inbox?.answer(accept(request));
       completions.emit({ elicitationId, request, server, wasOpen: completed.wasOpen });
     };
-    const track: Track = (request, elicitationId) => {
+    /** The legacy calls in flight: the candidates of a pushed URL elicitation. */
+    const calls = new Set<CallRecord>();
+    const track = (items: Array<[Request, string]>, by: readonly CallRecord[]) => {
       // Subscribed on the first URL elicitation of a legacy connection, never on a modern one:
       // the era is only known once connected, and a completion always follows its elicitation.
       offNotification ??= host.onNotification(elicitationCompleteMethod, onCompletion);
-      registry.add(scope, request, elicitationId);
+      registry.add(scope, items, by);
     };
     const detached = createAbortController();
-    attachments.set(host, { track, detached: detached.signal });
+    attachments.set(host, async (call, next) => {
+      const record: CallRecord = [];
+      calls.add(record);
+      let ok = false;
+      try {
+        // Without URL mode declared for the call, a -32042 is the caller's to handle: nobody is asked.
+        const result = await (call.modes.includes('url')
+          ? retryAfterUrlElicitation(next, {
+              call,
+              host,
+              track: (items) => track(items, [record]),
+              detached: detached.signal,
+              registry,
+              maxRetries,
+              maxElicitations,
+            })
+          : next());
+        ok = true;
+        return result;
+      } finally {
+        calls.delete(record);
+        registry.ended(record, ok);
+      }
+    });
     const offRequest = host.on('request', (request) => {
       const elicitationId = request.data?.['elicitationId'];
       if (
@@ -140,10 +178,10 @@ export function createLegacySpec(options: LegacySpecOptions = {}): LegacySpec {
         request.kind === 'authorization' &&
         typeof elicitationId === 'string'
       ) {
-        track(request, elicitationId);
+        track([[request, elicitationId]], [...calls]);
       }
     });
-    const offAnswer = host.on('answer', ({ answer }) => registry.answered(answer));
+    const offAnswer = host.on('answer', ({ answer }) => registry.answered([answer]));
     // The bridge fires 'close' when the connection closes and when it is detached.
     const offClose = host.on('close', () => {
       attachments.delete(host);
@@ -162,16 +200,20 @@ export function createLegacySpec(options: LegacySpecOptions = {}): LegacySpec {
     legacyRequest(request, params) {
       const elicitationId = params['elicitationId'];
       if (params['mode'] !== 'url' || typeof elicitationId !== 'string') return request;
+      // Refused like any malformed push (the bridge answers -32602), before anyone is asked.
+      if (outOfBounds(elicitationId, request.url ?? '')) {
+        throw new BridgeError(
+          'invalid_params',
+          'URL elicitation: elicitationId or url out of bounds',
+        );
+      }
       return { ...request, data: { ...request.data, elicitationId } };
     },
     aroundCall(call, next) {
       // The bridge names the call's connection; a call on a client without an attachment has no
       // completion notifications to wait for, so it is left alone.
-      // Without URL mode declared for the call, a -32042 is the caller's to handle: nobody is asked.
-      const host = call.host;
-      const attached = host && attachments.get(host);
-      if (call.era !== 'legacy' || !host || !attached || !call.modes.includes('url')) return next();
-      return retryAfterUrlElicitation(next, { ...attached, call, host, registry, maxRetries });
+      const follow = call.host && attachments.get(call.host);
+      return call.era === 'legacy' && follow ? follow(call, next) : next();
     },
   };
 

@@ -1,5 +1,6 @@
 import type { Answer } from '@waitfor/core';
-import { findInCauses, isRecord } from './findInCauses';
+import { brandClass } from '@waitfor/runtime';
+import { findInCauses } from './findInCauses';
 
 /** What went wrong, as a stable string a host can switch on. */
 export type LegacySpecErrorCode =
@@ -9,20 +10,20 @@ export type LegacySpecErrorCode =
   | 'elicitation_loop'
   /** More -32042 rounds than `maxRetries` allowed, each naming new elicitations. */
   | 'retries_exceeded'
-  /** A -32042 error whose `data.elicitations` is not a list of URL elicitations with ids. */
+  /** A -32042 error whose `data.elicitations` is not a list of URL elicitations with ids (or has oversized ids or urls). */
   | 'invalid_error_data'
+  /** A -32042 error listing more URL elicitations than `maxElicitations`; nobody was asked. */
+  | 'too_many_elicitations'
   /** `waitForCompletion` named an elicitation this extension has never seen. */
   | 'unknown_elicitation'
   /** `waitForCompletion` ran out of time before `notifications/elicitation/complete` arrived. */
   | 'completion_timeout'
   /** The signal given to `waitForCompletion` aborted (an aborted call ends in the bridge's BridgeError `aborted`). */
   | 'aborted'
-  /** The URL elicitation was declined or cancelled, so no completion will come. */
+  /** The URL elicitation closed (see its `reason`), so no completion will be recorded. */
   | 'elicitation_closed'
   /** A bad option passed to createLegacySpec / legacySpec. */
   | 'invalid_options';
-
-const brand = Symbol.for('waitfor.legacy-spec.error');
 
 /** Options of a LegacySpecError beyond its code and message. */
 export interface LegacySpecErrorOptions {
@@ -39,7 +40,6 @@ export class LegacySpecError extends Error {
   declare readonly code: LegacySpecErrorCode;
   declare readonly answers: readonly Answer[] | undefined;
   declare readonly elicitationId: string | undefined;
-  readonly [brand] = true;
 
   constructor(code: LegacySpecErrorCode, message: string, options: LegacySpecErrorOptions = {}) {
     // No `cause` property at all when there is none.
@@ -51,9 +51,10 @@ export class LegacySpecError extends Error {
   }
 
   /** True for a LegacySpecError from any installed copy of this package. */
-  static isInstance(value: unknown): value is LegacySpecError {
-    return isRecord(value) && (value as Record<symbol, unknown>)[brand] === true;
-  }
+  static isInstance: (value: unknown) => value is LegacySpecError = brandClass(
+    this,
+    'waitfor.legacy-spec.error',
+  );
 }
 
 /**

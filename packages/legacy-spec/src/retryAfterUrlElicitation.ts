@@ -3,7 +3,10 @@
  *
  * Invariants:
  * - Every listed elicitation becomes one `authorization` Request, all asked at once through the
- *   same waitFor; the first refusal cancels the others (they share one abort signal).
+ *   same waitFor; the first refusal cancels the others. Each question has its own signal, and the
+ *   round reaches them all through ONE abort listener, so no signal collects a listener per
+ *   question (Node warns past 10). Tracking, answering and the completion wait take one batch
+ *   each: the round is linear in the number of elicitations, which the host bounds.
  * - The call is retried only when every Request was accepted, and only after each completion
  *   arrived or the bounded wait passed (spec: clients must not wait indefinitely).
  * - A retry failing with -32042 for an elicitation already handled ends in `elicitation_loop`;
@@ -22,7 +25,10 @@ import {
 } from '@waitfor/core';
 import { BridgeError, type CallInfo, type ExtensionHost } from '@waitfor/mcp-bridge';
 import type { ElicitationRegistry } from './elicitationRegistry';
-import { createAbortController, type AbortControllerLike } from './abortController';
+import {
+  createController as createAbortController,
+  type ControllerLike as AbortControllerLike,
+} from '@waitfor/runtime';
 import { LegacySpecError } from './legacySpecError';
 import { urlElicitationRequest } from './urlElicitationRequest';
 import { urlElicitationsOf } from './urlElicitationRequired';
@@ -32,19 +38,21 @@ export interface RetryContext {
   call: CallInfo;
   /** The host of the call's connection: its server name is the origin. */
   host: ExtensionHost;
-  /** Track the Request of a listed elicitation on the call's connection. */
-  track(request: Request, elicitationId: string): void;
+  /** Track the Requests of the listed elicitations (with their ids) on the call's connection. */
+  track(items: Array<[Request, string]>): void;
   /** Aborts when the connection closes or the bridge is detached from the call's client. */
   detached: AbortSignalLike;
   /** Its `wait` bounds the completion wait by its default timeout (`completionTimeoutMs`). */
   registry: ElicitationRegistry;
   maxRetries: number;
+  /** How many elicitations one -32042 may list. */
+  maxElicitations: number;
 }
 
 /** Run `next`; on -32042 ask for every listed URL elicitation, wait for completions, and retry. */
 export async function retryAfterUrlElicitation(
   next: () => Promise<unknown>,
-  { call, host, track, detached, registry, maxRetries }: RetryContext,
+  { call, host, track, detached, registry, maxRetries, maxElicitations }: RetryContext,
 ): Promise<unknown> {
   // The call ends on the caller's abort and on the connection's end alike.
   const signals = [call.signal, detached];
@@ -56,7 +64,7 @@ export async function retryAfterUrlElicitation(
     } catch (caught) {
       error = caught;
     }
-    const elicitations = urlElicitationsOf(error);
+    const elicitations = urlElicitationsOf(error, maxElicitations);
     if (!elicitations) throw error;
     const repeated = elicitations.find((item) => handled.has(item.elicitationId))?.elicitationId;
     if (repeated !== undefined) {
@@ -81,18 +89,18 @@ export async function retryAfterUrlElicitation(
     };
     // Aborted while the server answered: nobody is asked.
     throwIfAborted();
-    const requests = elicitations.map((params) => {
+    const items = elicitations.map((params): [Request, string] => {
       handled.add(params.elicitationId);
-      const request = urlElicitationRequest(params, host.serverName, call);
-      // Tracked before anyone is asked, so a completion that races the consent is not lost.
-      track(request, params.elicitationId);
-      return request;
+      return [urlElicitationRequest(params, host.serverName, call), params.elicitationId];
     });
+    const requests = items.map(([request]) => request);
+    // Tracked before anyone is asked, so a completion that races the consent is not lost.
+    track(items);
     const shared = linked(signals);
     try {
       // The call's own waitFor if it brought one (the bridge resolved it), else the attachment's.
       const answers = await askAll(call.waitFor, requests, shared);
-      answers.forEach(registry.answered);
+      registry.answered(answers);
       throwIfAborted();
       const refused = answers.find((answer) => !answer.ok);
       if (refused) {
@@ -103,8 +111,9 @@ export async function retryAfterUrlElicitation(
         );
       }
       // A missing completion only delays the retry; the server decides on retry whether it is done.
-      await Promise.allSettled(
-        requests.map((request) => registry.wait(request.id, { signal: shared.signal })),
+      await registry.settled(
+        requests.map((request) => request.id),
+        { signal: shared.signal },
       );
       throwIfAborted();
     } finally {
@@ -126,8 +135,8 @@ function linked(signals: Array<AbortSignalLike | undefined>) {
 }
 
 /**
- * Ask every Request at once through `shared`; the first refusal aborts it, so the others are
- * cancelled. Bound: a waitFor that throws, answers another id or ignores the abort still ends in an
+ * Ask every Request at once, each under its own signal that `shared` aborts through one listener;
+ * the first refusal aborts `shared`, so the others are cancelled. Bound: a waitFor that throws, answers another id or ignores the abort still ends in an
  * Answer, so this never rejects.
  */
 async function askAll(
@@ -136,9 +145,14 @@ async function askAll(
   shared: AbortControllerLike,
 ): Promise<Answer[]> {
   const ask = boundWaitFor(waitFor);
+  const questions = requests.map(createAbortController);
+  const fanOut = () => questions.forEach((question) => question.abort(shared.signal.reason));
+  // Never removed: `shared` is the round's own and ends with it.
+  shared.signal.addEventListener('abort', fanOut);
+  if (shared.signal.aborted) fanOut();
   return Promise.all(
-    requests.map(async (request) => {
-      const answer = await ask(request, { signal: shared.signal });
+    requests.map(async (request, index) => {
+      const answer = await ask(request, { signal: questions[index]!.signal });
       if (!answer.ok) shared.abort('another URL elicitation of the call was refused');
       return answer;
     }),

@@ -96,6 +96,7 @@ describe.each(rows)('aborting a -32042 call with a $label', ({ file, client }) =
     ]);
     expect(person.inbox.getSnapshot()).toEqual([]);
     expect(ids.map((id) => legacy.get(id)?.state)).toEqual(['closed', 'closed']);
+    expect(ids.map((id) => legacy.get(id)?.reason)).toEqual(['cancelled', 'cancelled']);
     expect(await callsSoFar(connection, ids)).toBe('done:2');
   });
 
@@ -118,10 +119,11 @@ describe.each(rows)('aborting a -32042 call with a $label', ({ file, client }) =
     expect(BridgeError.isInstance(failure)).toBe(true);
     expect(failure).toMatchObject({ code: 'aborted', cause: reason });
     expect(asked).toHaveLength(1);
-    // Consent stands: the completion may still come and is still recognised.
-    expect(legacy.get('g-1')?.state).toBe('consented');
+    // Nothing waits for the person any more: the consent closed with the call, and says why.
+    expect(legacy.get('g-1')).toMatchObject({ state: 'closed', reason: 'call_ended' });
     expect(await callsSoFar(connection, ids)).toBe('done:2');
-    expect(legacy.get('g-1')?.state).toBe('completed');
+    // The completion the server sent on the way changed nothing.
+    expect(legacy.get('g-1')).toMatchObject({ state: 'closed', reason: 'call_ended' });
   });
 
   it('detaching the bridge while the authorization question is open: it is dropped, the call rejects aborted, no retry', async () => {
@@ -142,7 +144,7 @@ describe.each(rows)('aborting a -32042 call with a $label', ({ file, client }) =
     expect(person.signals.get(asked.id)?.aborted).toBe(true);
     expect(person.inbox.getSnapshot()).toEqual([]);
     // The detached connection's elicitations are closed and no longer tied to it.
-    expect(legacy.get('k-1')?.state).toBe('closed');
+    expect(legacy.get('k-1')).toMatchObject({ state: 'closed', reason: 'connection_closed' });
     // Without the attachment a legacy call has no handler for pushed questions: refused up front.
     const refused = await failureOf(
       connection.callTool('complete', { elicitationId: 'k-1' }, { waitFor: person.waitFor }),

@@ -57,9 +57,40 @@ describe('urlElicitationsOf', () => {
     ['a relative url', { elicitations: [{ ...listed, url: '/relative' }] }],
     ['a missing message', { elicitations: [{ ...listed, message: 7 }] }],
     ['a repeated elicitationId', { elicitations: [listed, listed] }],
+    ['an empty elicitationId', { elicitations: [{ ...listed, elicitationId: '' }] }],
+    [
+      'a 257-character elicitationId',
+      { elicitations: [{ ...listed, elicitationId: 'x'.repeat(257) }] },
+    ],
+    [
+      'a url over 8192 characters',
+      { elicitations: [{ ...listed, url: `https://example.com/${'u'.repeat(8192)}` }] },
+    ],
   ])('turns -32042 with %s into invalid_error_data', (_label, data) => {
     expect(codeOf(() => urlElicitationsOf(new McpError(-32042, 'x', data)))).toBe(
       'invalid_error_data',
+    );
+  });
+
+  it('accepts the bounds themselves: a 256-character elicitationId and an 8192-character url', () => {
+    const url = `https://example.com/${'u'.repeat(8192 - 20)}`;
+    const item = { ...listed, elicitationId: 'x'.repeat(256), url };
+    expect(urlElicitationsOf(new McpError(-32042, 'x', { elicitations: [item] }))).toEqual([item]);
+  });
+
+  it('refuses more elicitations than the limit (default 100) with too_many_elicitations', () => {
+    const list = (count: number) => ({
+      elicitations: Array.from({ length: count }, (_, index) => ({
+        ...listed,
+        elicitationId: `e-${index}`,
+      })),
+    });
+    expect(urlElicitationsOf(new McpError(-32042, 'x', list(100)))).toHaveLength(100);
+    expect(codeOf(() => urlElicitationsOf(new McpError(-32042, 'x', list(101))))).toBe(
+      'too_many_elicitations',
+    );
+    expect(codeOf(() => urlElicitationsOf(new McpError(-32042, 'x', list(3)), 2))).toBe(
+      'too_many_elicitations',
     );
   });
 });
