@@ -77,6 +77,22 @@ export const layering = [
       { ...react, message: 'legacy-spec knows nothing of React.' },
     ],
   ),
+  layer(
+    ['packages/otel/src/**'],
+    [
+      {
+        ...waitfor('legacy-spec', 'react'),
+        message: 'otel imports only @waitfor/core, @waitfor/mcp-bridge and @opentelemetry/api.',
+      },
+      {
+        names: ['@waitfor/mcp-bridge/*'],
+        pattern: '^@waitfor/mcp-bridge/',
+        message: "otel uses the bridge's public main entry only.",
+      },
+      { ...react, message: 'otel knows nothing of React.' },
+      { ...mcpSdks, message: 'otel sees calls through the bridge, never an MCP SDK.' },
+    ],
+  ),
 ];
 
 export default tseslint.config(

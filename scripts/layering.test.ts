@@ -36,6 +36,15 @@ const forbidden: Array<[string, string]> = [
   ],
   ['packages/react/src/layer.ts', "export const load = () => import('@waitfor/mcp-bridge');"],
   ['packages/mcp-bridge/src/layer.ts', "export const load = () => import('@waitfor/legacy-spec');"],
+  ['packages/otel/src/layer.ts', "import { legacySpec } from '@waitfor/legacy-spec';"],
+  ['packages/otel/src/layer.ts', "import { RequestList } from '@waitfor/react';"],
+  ['packages/otel/src/layer.ts', "import { useState } from 'react';"],
+  ['packages/otel/src/layer.ts', "import { Client } from '@modelcontextprotocol/client';"],
+  ['packages/otel/src/layer.ts', "import { connect } from '@waitfor/mcp-bridge/node';"],
+  [
+    'packages/otel/src/layer.ts',
+    "export const load = () => import('@modelcontextprotocol/sdk/types.js');",
+  ],
 ];
 
 const allowed: Array<[string, string]> = [
@@ -51,6 +60,9 @@ const allowed: Array<[string, string]> = [
     "export const load = () => import('@modelcontextprotocol/client');",
   ],
   ['packages/react/src/layer.ts', "export const load = () => import('react-dom/client');"],
+  ['packages/otel/src/layer.ts', "import { trace } from '@opentelemetry/api';"],
+  ['packages/otel/src/layer.ts', "import type { BridgeExtension } from '@waitfor/mcp-bridge';"],
+  ['packages/otel/src/layer.ts', "import type { Request } from '@waitfor/core';"],
 ];
 
 describe('layering lint rule', () => {
@@ -77,6 +89,7 @@ describe('package dependencies follow the layering', () => {
     ['react', /^(@waitfor\/(mcp-bridge|legacy-spec)|@modelcontextprotocol\/)/],
     ['mcp-bridge', /^(@waitfor\/(legacy-spec|react)|react)/],
     ['legacy-spec', /^(@waitfor\/react|react)/],
+    ['otel', /^(@waitfor\/(legacy-spec|react)|@modelcontextprotocol\/|react)/],
   ])('%s depends on nothing it may not import', (name, forbidden) => {
     expect(runtimeDependencies(name).filter((dependency) => forbidden.test(dependency))).toEqual(
       [],
