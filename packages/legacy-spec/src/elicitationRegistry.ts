@@ -150,19 +150,18 @@ export function createElicitationRegistry(completionTimeoutMs: number) {
     { signal, timeoutMs = completionTimeoutMs }: CompletionWaitOptions,
   ) =>
     new Promise<LegacySpecErrorCode | undefined>((resolve) => {
-      const stops: Array<() => void> = [];
+      // Settled already: that answers, whatever the signal says.
+      if (!entries.some(isLive)) return resolve(undefined);
       const end = (code?: LegacySpecErrorCode) => {
-        stops.forEach((stop) => stop());
+        cancel();
+        signal?.removeEventListener('abort', onAbort);
         resolve(code);
       };
-      // Settled already: that answers, whatever the signal says.
-      if (!entries.some(isLive)) return end();
-      void Promise.all(entries.map((entry) => entry.done)).then(() => end());
-      // Infinity (or NaN) arms no timer at all; a longer wait than one timer holds is chained.
-      stops.push(schedule(timeoutMs, () => end('completion_timeout')));
       const onAbort = () => end('aborted');
+      // Infinity (or NaN) arms no timer at all; a longer wait than one timer holds is chained.
+      const cancel = schedule(timeoutMs, () => end('completion_timeout'));
+      void Promise.all(entries.map((entry) => entry.done)).then(() => end());
       signal?.addEventListener('abort', onAbort);
-      stops.push(() => signal?.removeEventListener('abort', onAbort));
       if (signal?.aborted) onAbort();
     });
 

@@ -3,6 +3,7 @@ export type { CompletionEvent, LegacySpec, LegacySpecOptions } from './legacySpe
 export type {
   CompletionWaitOptions,
   UrlElicitation,
+  UrlElicitationCloseReason,
   UrlElicitationState,
 } from './elicitationRegistry';
 export { LegacySpecError, legacySpecErrorOf } from './legacySpecError';
