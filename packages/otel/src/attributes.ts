@@ -6,6 +6,7 @@
  * scheme, host and path (the query and fragment carry tokens and personal data); every string a
  * server controls is cut to a bounded length.
  */
+import type { Attributes } from '@opentelemetry/api';
 import type { Answer, Request } from '@waitfor/core';
 
 /** `mcp.method.name`: tools/call, prompts/get or resources/read. */
@@ -51,6 +52,10 @@ export const QUESTION_URL = 'waitfor.question.url';
 /** How a question ended, as recorded. */
 export type Outcome = 'accepted' | 'declined' | 'cancelled' | 'expired' | 'invalid' | 'other';
 
+/** A plain record (not null, not an array). */
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /** The longest string recorded from what a server or host controls. */
 const MAX_LENGTH = 256;
 
@@ -89,45 +94,44 @@ export function outcomeOf(answer: Answer | undefined): Outcome {
   return known.find((outcome) => outcome === reason) ?? 'other';
 }
 
-/** A Request's origin field as a bounded string. */
-const originField = (request: Request, key: string): string | undefined => {
-  const origin = request.data?.origin;
-  return origin !== undefined && origin !== null && Object.hasOwn(origin, key)
-    ? bounded(origin[key])
-    : undefined;
-};
+/** Origin fields recorded as they are, by attribute name. */
+const originNames: ReadonlyArray<[string, string]> = [
+  [SERVER, 'server'],
+  [ERA, 'era'],
+  [TOOL_NAME, 'tool'],
+  [PROMPT_NAME, 'prompt'],
+  [INPUT_KEY, 'inputKey'],
+];
 
-/** What a question is about, read from its Request (origin, kind, mode, attempt) — never its content. */
-export interface QuestionFacts {
-  server: string | undefined;
-  era: string | undefined;
-  tool: string | undefined;
-  prompt: string | undefined;
-  resource: string | undefined;
-  inputKey: string | undefined;
-  kind: string;
-  mode: 'form' | 'url' | undefined;
-  attempt: number;
-}
-
-/** Read the facts of a Request (own keys only; origin values are the server's, so bounded). */
-export function factsOf(request: Request): QuestionFacts {
+/**
+ * The attributes of a question, read from its Request: origin, kind, mode, attempt — never its
+ * content. Own keys only; origin values are the server's, so bounded.
+ */
+export function questionAttributes(request: Request): Attributes {
   const data = request.data;
-  const attempt = data !== undefined && Object.hasOwn(data, 'attempt') ? data.attempt : undefined;
-  return {
-    server: originField(request, 'server'),
-    era: originField(request, 'era'),
-    tool: originField(request, 'tool'),
-    prompt: originField(request, 'prompt'),
-    resource: withoutQuery(originField(request, 'resource')),
-    inputKey: originField(request, 'inputKey'),
-    kind: bounded(request.kind) ?? 'unknown',
-    mode:
-      typeof request.url === 'string'
-        ? 'url'
-        : data !== undefined && Object.hasOwn(data, 'schema')
-          ? 'form'
-          : undefined,
-    attempt: typeof attempt === 'number' && Number.isInteger(attempt) && attempt > 1 ? attempt : 1,
+  const origin = data?.origin;
+  const own = (record: unknown, key: string): unknown =>
+    isRecord(record) && Object.hasOwn(record, key) ? record[key] : undefined;
+  const attempt = own(data, 'attempt');
+  const attributes: Attributes = {
+    [REQUEST_ID]: bounded(request.id),
+    [KIND]: bounded(request.kind) ?? 'unknown',
+    [ATTEMPT]:
+      typeof attempt === 'number' && Number.isInteger(attempt) && attempt > 1 ? attempt : 1,
   };
+  const put = (name: string, value: string | undefined) => {
+    if (value !== undefined) attributes[name] = value;
+  };
+  for (const [name, key] of originNames) put(name, bounded(own(origin, key)));
+  put(RESOURCE_URI, withoutQuery(own(origin, 'resource')));
+  put(QUESTION_URL, withoutQuery(request.url));
+  put(
+    MODE,
+    typeof request.url === 'string'
+      ? 'url'
+      : own(data, 'schema') !== undefined
+        ? 'form'
+        : undefined,
+  );
+  return attributes;
 }

@@ -26,8 +26,6 @@ export interface Instruments {
   reasks: Counter;
   /** `waitfor.call.rounds`: input_required rounds per modern-era call that asked someone. */
   rounds: Histogram;
-  /** `mcp.client.operation.duration`: a bridge call's duration, in seconds. */
-  operation: Histogram;
 }
 
 // The API's no-op Meter class: a global Meter of this class means no SDK is registered.
@@ -37,35 +35,28 @@ const created = new WeakMap<Meter, Instruments>();
 function create(meter: Meter): Instruments {
   return {
     open: meter.createUpDownCounter('waitfor.questions.open', {
-      description: 'Questions handed to a person and not yet answered',
+      description: 'Open questions',
       unit: '{question}',
     }),
     duration: meter.createHistogram('waitfor.question.duration', {
-      description: 'Time a person took to answer a question',
+      description: 'Time to answer',
       unit: 's',
       advice: {
-        explicitBucketBoundaries: [1, 5, 10, 30, 60, 120, 300, 600, 1800, 3600, 14400, 86400],
+        explicitBucketBoundaries: [1, 5, 15, 60, 300, 900, 3600, 14400, 86400],
       },
     }),
     outcomes: meter.createCounter('waitfor.question.outcomes', {
-      description: 'Answered questions by outcome',
+      description: 'Questions by outcome',
       unit: '{question}',
     }),
     reasks: meter.createCounter('waitfor.question.reasks', {
-      description: 'Invalid form answers asked again',
+      description: 'Re-asked questions',
       unit: '{question}',
     }),
     rounds: meter.createHistogram('waitfor.call.rounds', {
-      description: 'input_required rounds that asked someone, per modern-era call',
+      description: 'Rounds per call',
       unit: '{round}',
-      advice: { explicitBucketBoundaries: [0, 1, 2, 3, 4, 5, 10] },
-    }),
-    operation: meter.createHistogram('mcp.client.operation.duration', {
-      description: 'Duration of a bridge call, the person’s time included',
-      unit: 's',
-      advice: {
-        explicitBucketBoundaries: [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 1800, 3600],
-      },
+      advice: { explicitBucketBoundaries: [1, 2, 3, 5, 10] },
     }),
   };
 }

@@ -23,27 +23,23 @@ import type { ExtensionHost } from '@waitfor/mcp-bridge';
 import {
   ATTEMPT,
   ERA,
-  factsOf,
   INPUT_KEY,
   KIND,
   MODE,
   OUTCOME,
   outcomeOf,
   PROMPT_NAME,
-  QUESTION_URL,
-  REQUEST_ID,
+  questionAttributes,
   RESOURCE_URI,
   SERVER,
   TOOL_NAME,
-  withoutQuery,
   type Outcome,
-  type QuestionFacts,
 } from './attributes';
 import type { Instruments } from './instruments';
 import type { LiveCall } from './liveCall';
 
 interface OpenQuestion {
-  facts: QuestionFacts;
+  form: boolean;
   span: Span | undefined;
   instruments: Instruments | undefined;
   call: LiveCall | undefined;
@@ -69,44 +65,24 @@ export interface QuestionTracker {
   settle(request: Request, answer: Answer | undefined): void;
 }
 
+/** What a question's origin and its call's attributes must agree on (when the origin names it). */
+const matched = [SERVER, ERA, TOOL_NAME, PROMPT_NAME, RESOURCE_URI];
+
 /** The one live call that can have asked a question, else undefined (none, or ambiguous). */
 function attribute(
   calls: ReadonlySet<LiveCall>,
-  facts: QuestionFacts,
+  attributes: Attributes,
   host: ExtensionHost | undefined,
 ): LiveCall | undefined {
   let found: LiveCall | undefined;
   for (const call of calls) {
     if (host !== undefined && call.host !== host) continue;
-    if (call.server !== facts.server) continue;
-    if (facts.era !== undefined && call.era !== facts.era) continue;
-    if (facts.tool !== undefined && call.tool !== facts.tool) continue;
-    if (facts.prompt !== undefined && call.prompt !== facts.prompt) continue;
-    if (facts.resource !== undefined && call.resource !== facts.resource) continue;
+    if (matched.some((name) => name in attributes && call.attributes[name] !== attributes[name]))
+      continue;
     if (found !== undefined) return undefined;
     found = call;
   }
   return found;
-}
-
-function spanAttributes(request: Request, facts: QuestionFacts): Attributes {
-  const attributes: Attributes = {
-    [REQUEST_ID]: request.id.slice(0, 256),
-    [KIND]: facts.kind,
-    [ATTEMPT]: facts.attempt,
-  };
-  const optional: Array<[string, string | undefined]> = [
-    [SERVER, facts.server],
-    [ERA, facts.era],
-    [MODE, facts.mode],
-    [TOOL_NAME, facts.tool],
-    [PROMPT_NAME, facts.prompt],
-    [RESOURCE_URI, facts.resource],
-    [INPUT_KEY, facts.inputKey],
-    [QUESTION_URL, withoutQuery(request.url)],
-  ];
-  for (const [name, value] of optional) if (value !== undefined) attributes[name] = value;
-  return attributes;
 }
 
 /** Create the tracker of one telemetry instance over its set of live calls. */
@@ -126,13 +102,15 @@ export function createQuestionTracker(calls: ReadonlySet<LiveCall>): QuestionTra
   return {
     begin(request, host, tracer, instruments) {
       if (typeof request?.id !== 'string' || open.has(request.id)) return;
-      const facts = factsOf(request);
-      const call = attribute(calls, facts, host);
-      const metric: Attributes = { [SERVER]: facts.server ?? 'unknown', [KIND]: facts.kind };
+      const attributes = questionAttributes(request);
+      const call = attribute(calls, attributes, host);
+      const kind = attributes[KIND];
+      const metric: Attributes = { [SERVER]: attributes[SERVER] ?? 'unknown', [KIND]: kind };
+      const first = attributes[ATTEMPT] === 1;
       // The prompt is only a key in memory (what a re-ask shares); it is never recorded.
-      const key = [facts.server, facts.kind, request.prompt, facts.inputKey].join('\u0000');
+      const key = [attributes[SERVER], kind, request.prompt, attributes[INPUT_KEY]].join('\u0000');
       instruments?.open.add(1, metric);
-      if (facts.attempt > 1) {
+      if (!first) {
         instruments?.reasks.add(1, metric);
         const verdict = verdicts.get(key);
         if (verdict !== undefined) {
@@ -143,16 +121,17 @@ export function createQuestionTracker(calls: ReadonlySet<LiveCall>): QuestionTra
       if (call !== undefined) {
         call.questions += 1;
         // A round's questions are asked together; the next round's only once they are all answered.
-        if (call.era === 'modern' && facts.attempt === 1 && call.open === 0) call.rounds += 1;
+        if (call.attributes[ERA] === 'modern' && first && call.open === 0) call.rounds += 1;
         call.open += 1;
       }
       const started = Date.now();
       const span = tracer?.startSpan(
-        `waitfor.question ${facts.kind}`,
-        { kind: SpanKind.INTERNAL, attributes: spanAttributes(request, facts), startTime: started },
+        `waitfor.question ${String(kind)}`,
+        { kind: SpanKind.INTERNAL, attributes, startTime: started },
         call?.context ?? contextApi.active(),
       );
-      open.set(request.id, { facts, span, instruments, call, started, metric, key });
+      const form = attributes[MODE] === 'form';
+      open.set(request.id, { form, span, instruments, call, started, metric, key });
     },
 
     settle(request, answer) {
@@ -163,7 +142,7 @@ export function createQuestionTracker(calls: ReadonlySet<LiveCall>): QuestionTra
       question.instruments?.open.add(-1, question.metric);
       if (question.call !== undefined) question.call.open -= 1;
       const outcome = outcomeOf(answer);
-      if (outcome !== 'accepted' || question.facts.mode !== 'form') {
+      if (outcome !== 'accepted' || !question.form) {
         finish(question, outcome, at);
         return;
       }

@@ -32,6 +32,7 @@ import {
 } from '@waitfor/mcp-bridge';
 import {
   bounded,
+  isRecord,
   CALL_STATUS,
   ERA,
   ERROR_TYPE,
@@ -74,54 +75,33 @@ const noopDelegate = new ProxyTracerProvider().getDelegate();
 function tracerOf(given: Tracer | undefined): Tracer | undefined {
   if (given !== undefined) return given;
   const provider = trace.getTracerProvider() as Partial<ProxyTracerProvider>;
-  if (typeof provider.getDelegate === 'function' && provider.getDelegate() === noopDelegate)
-    return undefined;
+  if (provider.getDelegate?.() === noopDelegate) return undefined;
   return trace.getTracer(SCOPE);
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** The failure's type: a typed error's string `code` (BridgeError, LegacySpecError), else its name. */
 function errorTypeOf(error: unknown): string {
-  if (isRecord(error)) {
-    const code = bounded(error['code']);
-    if (code !== undefined) return code;
-    const name = bounded(error['name']);
-    if (name !== undefined) return name;
-  }
-  return '_OTHER';
+  const typed = isRecord(error) ? error : {};
+  return bounded(typed['code']) ?? bounded(typed['name']) ?? '_OTHER';
 }
 
-function liveCallOf(call: CallInfo): LiveCall {
-  const name = (key: string) =>
-    Object.hasOwn(call.params, key) ? bounded(String(call.params[key])) : undefined;
-  return {
-    host: call.host,
-    server: bounded(call.serverName) ?? '',
-    era: call.era,
-    tool: call.method === 'tools/call' ? name('name') : undefined,
-    prompt: call.method === 'prompts/get' ? name('name') : undefined,
-    resource:
-      call.method === 'resources/read' && Object.hasOwn(call.params, 'uri')
-        ? withoutQuery(call.params['uri'])
-        : undefined,
-    context: undefined,
-    open: 0,
-    rounds: 0,
-    questions: 0,
+/** The call span's attributes; tool, prompt and resource as a question's origin names them. */
+function callAttributes(call: CallInfo): Attributes {
+  const params = call.params;
+  const name = Object.hasOwn(params, 'name') ? bounded(String(params['name'])) : undefined;
+  const attributes: Attributes = {
+    [METHOD]: call.method,
+    [SERVER]: bounded(call.serverName) ?? '',
+    [ERA]: call.era,
   };
-}
-
-function callAttributes(call: CallInfo, live: LiveCall): Attributes {
-  const attributes: Attributes = { [METHOD]: call.method, [SERVER]: live.server, [ERA]: call.era };
   if (call.era === 'modern') attributes[PROTOCOL_VERSION] = MODERN_PROTOCOL_VERSION;
-  if (live.tool !== undefined) {
-    attributes[TOOL_NAME] = live.tool;
+  if (call.method === 'tools/call' && name !== undefined) {
+    attributes[TOOL_NAME] = name;
     attributes[OPERATION_NAME] = 'execute_tool';
   }
-  if (live.prompt !== undefined) attributes[PROMPT_NAME] = live.prompt;
-  if (live.resource !== undefined) attributes[RESOURCE_URI] = live.resource;
+  if (call.method === 'prompts/get' && name !== undefined) attributes[PROMPT_NAME] = name;
+  const uri = Object.hasOwn(params, 'uri') ? withoutQuery(params['uri']) : undefined;
+  if (call.method === 'resources/read' && uri !== undefined) attributes[RESOURCE_URI] = uri;
   return attributes;
 }
 
@@ -155,8 +135,15 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
       const tracer = tracerOf(options.tracer);
       const instruments = instrumentsOf(options.meter);
       if (tracer === undefined && instruments === undefined) return next();
-      const live = liveCallOf(call);
-      const attributes = callAttributes(call, live);
+      const attributes = callAttributes(call);
+      const live: LiveCall = {
+        host: call.host,
+        attributes,
+        context: undefined,
+        open: 0,
+        rounds: 0,
+        questions: 0,
+      };
       const remote = extractTraceparent(call.params);
       const active = contextApi.active();
       let parent = active;
@@ -166,9 +153,9 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
         if (current !== undefined && isSpanContextValid(current)) links.push({ context: remote });
         else parent = trace.setSpanContext(active, remote);
       }
-      const target = live.tool ?? live.prompt;
+      const target = attributes[TOOL_NAME] ?? attributes[PROMPT_NAME];
       const span = tracer?.startSpan(
-        target === undefined ? call.method : `${call.method} ${target}`,
+        target === undefined ? call.method : `${call.method} ${String(target)}`,
         { kind: SpanKind.CLIENT, attributes, links },
         parent,
       );
@@ -177,9 +164,7 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
         if (propagate) injectTraceparent(call.params, span.spanContext());
       }
       calls.add(live);
-      const started = Date.now();
-      const metric: Attributes = { [METHOD]: call.method, [SERVER]: live.server };
-      let rounds = live.era === 'modern' ? () => live.rounds : undefined;
+      let rounds = call.era === 'modern' ? () => live.rounds : undefined;
       try {
         const outcome = await contextApi.with(live.context ?? active, next);
         const suspension =
@@ -194,21 +179,20 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
         }
         return outcome;
       } catch (error) {
-        const type = errorTypeOf(error);
-        metric[ERROR_TYPE] = type;
-        span?.setAttribute(ERROR_TYPE, type);
+        span?.setAttribute(ERROR_TYPE, errorTypeOf(error));
         span?.setStatus({ code: SpanStatusCode.ERROR });
         throw error;
       } finally {
         calls.delete(live);
-        const at = Date.now();
-        instruments?.operation.record((at - started) / 1000, metric);
         if (rounds !== undefined) {
-          instruments?.rounds.record(rounds(), { [METHOD]: call.method, [SERVER]: live.server });
+          instruments?.rounds.record(rounds(), {
+            [METHOD]: call.method,
+            [SERVER]: attributes[SERVER],
+          });
           span?.setAttribute(ROUNDS, rounds());
         }
         span?.setAttribute(QUESTIONS, live.questions);
-        span?.end(at);
+        span?.end();
       }
     },
 

@@ -7,15 +7,14 @@
  * hex, fixed length); `_meta` is replaced, never mutated (the caller's object stays theirs).
  */
 import { isSpanContextValid, type SpanContext } from '@opentelemetry/api';
+import { isRecord } from './attributes';
 
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
 
 /** The `_meta` of params when it is a plain record. */
 const metaOf = (params: Record<string, unknown>): Record<string, unknown> | undefined => {
   const meta = Object.hasOwn(params, '_meta') ? params['_meta'] : undefined;
-  return typeof meta === 'object' && meta !== null && !Array.isArray(meta)
-    ? (meta as Record<string, unknown>)
-    : undefined;
+  return isRecord(meta) ? meta : undefined;
 };
 
 /** The remote span context a call's `params._meta.traceparent` names, if it is well formed. */
