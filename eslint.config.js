@@ -43,9 +43,22 @@ export const layering = [
       { ...react, message: 'core knows nothing of React (design.md layering).' },
       { ...mcpSdks, message: 'core knows nothing of MCP (design.md layering).' },
       {
+        // The private runtime is the one exception: it is bundled into core, not a dependency.
+        names: ['@waitfor/*', '!@waitfor/runtime'],
+        pattern: '^@waitfor/(?!runtime$)',
+        message: 'core imports no other @waitfor package (only the bundled @waitfor/runtime).',
+      },
+    ],
+  ),
+  layer(
+    ['packages/runtime/src/**'],
+    [
+      { ...react, message: 'runtime knows nothing of React.' },
+      { ...mcpSdks, message: 'runtime knows nothing of MCP.' },
+      {
         names: ['@waitfor/*'],
         pattern: '^@waitfor/',
-        message: 'core imports no other @waitfor package.',
+        message: 'runtime imports no @waitfor package: every package bundles it.',
       },
     ],
   ),
@@ -54,7 +67,7 @@ export const layering = [
     [
       { ...mcpSdks, message: 'react answers Requests; it does not speak MCP.' },
       {
-        ...waitfor('mcp-bridge', 'legacy-spec'),
+        ...waitfor('mcp-bridge', 'legacy-spec', 'store'),
         message: 'react imports only @waitfor/core (design.md layering).',
       },
     ],
@@ -67,6 +80,10 @@ export const layering = [
         message:
           'mcp-bridge never imports legacy-spec or react; legacy-spec plugs into the bridge.',
       },
+      {
+        ...waitfor('store'),
+        message: 'mcp-bridge never imports the store; the store builds on the bridge.',
+      },
       { ...react, message: 'mcp-bridge knows nothing of React.' },
     ],
   ),
@@ -74,6 +91,7 @@ export const layering = [
     ['packages/legacy-spec/src/**'],
     [
       { ...waitfor('react'), message: 'legacy-spec never imports react.' },
+      { ...waitfor('store'), message: 'legacy-spec never imports the store.' },
       { ...react, message: 'legacy-spec knows nothing of React.' },
     ],
   ),
@@ -81,7 +99,7 @@ export const layering = [
     ['packages/otel/src/**'],
     [
       {
-        ...waitfor('legacy-spec', 'react'),
+        ...waitfor('legacy-spec', 'react', 'store'),
         message: 'otel imports only @waitfor/core, @waitfor/mcp-bridge and @opentelemetry/api.',
       },
       {
@@ -91,6 +109,22 @@ export const layering = [
       },
       { ...react, message: 'otel knows nothing of React.' },
       { ...mcpSdks, message: 'otel sees calls through the bridge, never an MCP SDK.' },
+    ],
+  ),
+  layer(
+    ['packages/store/src/**'],
+    [
+      {
+        ...waitfor('legacy-spec', 'react', 'otel'),
+        message: 'the store imports @waitfor/core, and @waitfor/mcp-bridge for durable calls only.',
+      },
+      {
+        names: ['@waitfor/mcp-bridge/*'],
+        pattern: '^@waitfor/mcp-bridge/',
+        message: "the store uses the bridge's public main entry only.",
+      },
+      { ...react, message: 'the store knows nothing of React.' },
+      { ...mcpSdks, message: 'the store reaches MCP servers through the bridge, never an SDK.' },
     ],
   ),
 ];

@@ -1,0 +1,12 @@
+export { createStore, maxScopeLength } from './store';
+export type { Store, StoreOptions } from './store';
+export type { StoreInbox, StoreInboxOptions } from './storeInbox';
+export { maxIdLength } from './storeInbox';
+export { StoreError } from './storeError';
+export type { StoreErrorCode, StoreErrorOptions } from './storeError';
+export type { Driver, Queryable, Row } from './drivers/driver';
+export { pgliteDriver } from './drivers/pglite';
+export type { PgliteDriverOptions } from './drivers/pglite';
+export { postgresDriver } from './drivers/postgres';
+export type { PostgresDriverOptions } from './drivers/postgres';
+export { migrate, migrations } from './migrations';
