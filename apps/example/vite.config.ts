@@ -16,6 +16,8 @@ export default defineConfig(({ mode }) => ({
         ? [
             { find: /^@waitfor\/core$/, replacement: packageSource('core/src/index.ts') },
             { find: /^@waitfor\/core\/form$/, replacement: packageSource('core/src/form.ts') },
+            { find: /^@waitfor\/core\/tools$/, replacement: packageSource('core/src/tools.ts') },
+            { find: /^@waitfor\/core\/zod$/, replacement: packageSource('core/src/zod.ts') },
             {
               find: /^@waitfor\/mcp-bridge$/,
               replacement: packageSource('mcp-bridge/src/index.ts'),

@@ -313,4 +313,83 @@ describe('the example page in Chromium', () => {
     expect(await requests().count()).toBe(0);
     expect(pageErrors).toEqual([]);
   });
+
+  it("asks the app's own tool in the same list, the zod refinement shown on re-ask", async () => {
+    // A host-side tool (no MCP server) next to a server's tool: both questions share the one list.
+    const host = page.getByRole('article', { name: 'This app' });
+    const deployConsole = page.getByRole('article', { name: 'Deploy Console' });
+    expect(await host.locator('.era').textContent()).toBe('host-side · no MCP');
+    await host.getByRole('button', { name: 'Run Plan a trip budget' }).click();
+    await deployConsole.getByRole('button', { name: 'Run Scale a service' }).click();
+    const plan = question('Plan a trip budget: when do you travel');
+    const scale = question('How many replicas should search-api run?');
+    await expect.poll(() => requests().count(), { timeout: 20_000 }).toBe(2);
+    expect(await plan.locator('[data-waitfor-server]').textContent()).toBe('This app');
+    expect(await scale.locator('[data-waitfor-server]').textContent()).toBe('Deploy Console');
+    const budgetCall = result('plan_trip_budget').first();
+    expect(await budgetCall.locator('.status').textContent()).toBe('waiting…');
+
+    // The form's own rules pass (two real dates), zod's refinement does not: the tool asks again
+    // with its message on the return date and the person's values kept.
+    await plan.getByLabel('Departure date').fill('2027-03-14');
+    await plan.getByLabel('Return date').fill('2027-03-10');
+    await plan.getByRole('button', { name: 'Accept' }).click();
+    await expect
+      .poll(() => plan.locator('[data-waitfor-attempt]').textContent(), { timeout: 20_000 })
+      .toBe('Attempt 2');
+    expect(await plan.getByRole('alert').allTextContents()).toEqual([
+      expect.stringContaining('The return date must be after the departure date.'),
+    ]);
+    expect(await plan.getByLabel('Departure date').inputValue()).toBe('2027-03-14');
+    await page.screenshot({ path: join(artifacts, 'example-e2e-host.png'), fullPage: true });
+    await plan.getByLabel('Return date').fill('2027-03-18');
+    await plan.getByLabel('Travellers').fill('3');
+    await plan.getByRole('button', { name: 'Accept' }).click();
+
+    // The tool runner's second round: an approval, then the typed result in the log.
+    const save = question('Save a budget of EUR 1440 for 3 travellers over 4 days?');
+    await expect.poll(() => save.count(), { timeout: 20_000 }).toBe(1);
+    expect(await save.locator('[data-waitfor-server]').textContent()).toBe('This app');
+    await save.getByRole('button', { name: 'Approve' }).click();
+    await expect
+      .poll(() => budgetCall.locator('.call-text').textContent(), { timeout: 20_000 })
+      .toBe(
+        'Saved a budget of EUR 1440 for 3 travellers, 4 days from 2027-03-14 to 2027-03-18 at EUR 120 a day each.',
+      );
+    expect(await budgetCall.locator('.status').textContent()).toBe('done');
+    expect(await scale.count()).toBe(1);
+    await scale.getByRole('button', { name: 'Decline' }).click();
+    await expect
+      .poll(() => result('scale_service').first().locator('.call-text').textContent(), {
+        timeout: 20_000,
+      })
+      .toBe('search-api was left as it is.');
+    expect(await requests().count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("cancels the app's own tool (its question leaves the list) and retries it", async () => {
+    const host = page.getByRole('article', { name: 'This app' });
+    const plan = question('Plan a trip budget: when do you travel');
+    await host.getByRole('button', { name: 'Run Plan a trip budget' }).click();
+    await expect.poll(() => plan.count(), { timeout: 20_000 }).toBe(1);
+    const budgetCall = result('plan_trip_budget').first();
+    await budgetCall.getByRole('button', { name: 'Cancel call: Plan a trip budget' }).click();
+    await expect.poll(() => plan.count(), { timeout: 10_000 }).toBe(0);
+    await expect
+      .poll(() => budgetCall.locator('.status').textContent(), { timeout: 10_000 })
+      .toBe('cancelled');
+    expect(await budgetCall.locator('.call-text').textContent()).toMatch(/^Cancelled: /);
+
+    await budgetCall.getByRole('button', { name: 'Retry: Plan a trip budget' }).click();
+    await expect.poll(() => plan.count(), { timeout: 20_000 }).toBe(1);
+    expect(await budgetCall.locator('.attempt').textContent()).toBe(' · attempt 2');
+    await plan.getByRole('button', { name: 'Decline' }).click();
+    await expect
+      .poll(() => budgetCall.locator('.call-text').textContent(), { timeout: 20_000 })
+      .toBe('No budget planned (declined).');
+    expect(await budgetCall.locator('.status').textContent()).toBe('done');
+    expect(await requests().count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
 });

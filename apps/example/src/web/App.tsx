@@ -4,6 +4,7 @@ import { createLegacySpec } from '@waitfor/legacy-spec';
 import type { LegacySpec } from '@waitfor/legacy-spec';
 import { RequestList, WaitforProvider } from '@waitfor/react';
 import { CallLog } from './CallLog.js';
+import { HostPanel } from './HostPanel.js';
 import { ServerPanel } from './ServerPanel.js';
 import { stillWaiting } from './callQuestions.js';
 import type { CallQuestions } from './callQuestions.js';
@@ -30,7 +31,10 @@ function SignInWaits({ legacy, calls }: { legacy: LegacySpec; calls: readonly Ca
   );
 }
 
-/** The example page: both servers' tools, one list of questions from either era, and the results. */
+/**
+ * The example page: both servers' tools and the app's own, one list of questions from either era
+ * and from the app, and the results.
+ */
 export function App() {
   const inbox = useMemo(() => createInbox(), []);
   // Completion notifications settle a URL question that is still open (finished before consent).
@@ -42,8 +46,9 @@ export function App() {
       <header className="top">
         <h1>waitfor example</h1>
         <p>
-          Two MCP servers — one of the 2025 (legacy) era, one of the 2026 (modern) era — ask you
-          questions. Their clients run in this page; every question lands in one list.
+          Two MCP servers — one of the 2025 (legacy) era, one of the 2026 (modern) era — and a tool
+          of this app itself ask you questions. The servers' clients run in this page; every
+          question lands in one list.
         </p>
       </header>
       {session.loadError !== undefined ? (
@@ -54,6 +59,7 @@ export function App() {
           {session.servers.map((server) => (
             <ServerPanel key={server.config.name} server={server} onCall={session.callTool} />
           ))}
+          <HostPanel onCall={session.callTool} />
         </section>
         <section className="inbox" aria-label="Questions">
           <h2>Questions for you</h2>

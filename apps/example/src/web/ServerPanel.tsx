@@ -1,3 +1,4 @@
+import { ToolList } from './ToolList.js';
 import type { ServerState, ToolEntry } from './useExampleSession.js';
 
 /** Props of ServerPanel. */
@@ -20,23 +21,7 @@ export function ServerPanel({ server, onCall }: ServerPanelProps) {
       </header>
       {server.status === 'connecting' ? <p className="muted">Connecting…</p> : null}
       {server.status === 'failed' ? <p role="alert">Not connected: {server.error}</p> : null}
-      <ul className="tools">
-        {server.tools.map((tool) => (
-          <li key={tool.name}>
-            <div>
-              <strong>{tool.title}</strong>
-              <p className="muted">{tool.description}</p>
-            </div>
-            <button
-              type="button"
-              aria-label={`Run ${tool.title}`}
-              onClick={() => onCall(name, tool)}
-            >
-              Run
-            </button>
-          </li>
-        ))}
-      </ul>
+      <ToolList owner={name} tools={server.tools} onCall={onCall} />
     </article>
   );
 }

@@ -3,6 +3,7 @@ import type { Inbox, WaitFor } from '@waitfor/core';
 import type { LegacySpec } from '@waitfor/legacy-spec';
 import { BridgeError, connect } from '@waitfor/mcp-bridge';
 import type { Connection } from '@waitfor/mcp-bridge';
+import { hostName, hostTool } from '../hostTool/hostTools.js';
 import { noteQuestion } from './callQuestions.js';
 import type { CallQuestions } from './callQuestions.js';
 import { callTimeout } from './callTimeout.js';
@@ -76,6 +77,9 @@ function reduce(state: State, action: Action): State {
   }
 }
 
+/** Starts one run of a call; resolves with how it ended (an abort rejects). */
+type Starter = (signal: AbortSignal) => Promise<Pick<CallState, 'status' | 'text'>>;
+
 const toolsOf = (listed: unknown): ToolEntry[] => {
   const tools = Array.isArray(listed)
     ? listed
@@ -92,7 +96,8 @@ const toolsOf = (listed: unknown): ToolEntry[] => {
 
 /**
  * Connects the page's MCP clients (in this browser, through @waitfor/mcp-bridge) to every server
- * the host names, all answering through the ONE inbox, and runs tool calls.
+ * the host names, all answering through the ONE inbox, and runs tool calls: the servers' and the
+ * example's own (host-side) tools, which ask through that same inbox.
  */
 export function useExampleSession(inbox: Inbox, legacy: LegacySpec) {
   const [state, dispatch] = useReducer(reduce, { servers: [], calls: [] });
@@ -172,45 +177,64 @@ export function useExampleSession(inbox: Inbox, legacy: LegacySpec) {
     };
   }, [inbox, legacy]);
 
+  // What runs a call: the example's own tool (it asks through the inbox itself, as both servers'
+  // questions do), or the server's tool over its connection; undefined when that is not connected.
+  const starter = useCallback(
+    (call: Pick<CallState, 'server' | 'tool'>): Starter | undefined => {
+      const host = call.server === hostName ? hostTool(call.tool) : undefined;
+      if (host !== undefined)
+        return (signal) =>
+          host.run(inbox.waitFor, signal).then((text) => ({ status: 'done', text }));
+      const connection = connections.current.get(call.server);
+      if (connection === undefined) return undefined;
+      return (signal) =>
+        connection
+          .callTool(
+            { name: call.tool, arguments: {} },
+            { timeout: callTimeout(connection), signal },
+          )
+          .then((result: unknown) => ({
+            status: isToolError(result) ? 'failed' : 'done',
+            text: resultText(result),
+          }));
+    },
+    [inbox],
+  );
+
   // Runs (or runs again) one call under its own abort controller. Only this page aborts it, so an
   // aborted signal means the person cancelled, whatever error the abort surfaced as.
   // Each run starts with no questions: what an earlier attempt asked ended with that attempt.
-  const run = useCallback((call: Omit<CallState, 'status' | 'text' | 'questions'>) => {
-    const connection = connections.current.get(call.server);
-    if (connection === undefined) {
-      dispatch({
-        type: 'call',
-        call: { ...call, status: 'failed', text: 'Not connected.', questions: [] },
-      });
-      return;
-    }
-    const controller = new AbortController();
-    running.current.set(call.id, controller);
-    dispatch({ type: 'call', call: { ...call, status: 'running', questions: [] } });
-    const finish = (patch: Pick<CallState, 'status' | 'text'>) => {
-      if (running.current.get(call.id) !== controller) return;
-      running.current.delete(call.id);
-      dispatch({ type: 'call', call: { ...call, ...patch, questions: [] } });
-    };
-    connection
-      .callTool(
-        { name: call.tool, arguments: {} },
-        { timeout: callTimeout(connection), signal: controller.signal },
-      )
-      .then(
-        (result: unknown) =>
-          finish({ status: isToolError(result) ? 'failed' : 'done', text: resultText(result) }),
-        (error: unknown) =>
-          finish(
-            controller.signal.aborted || (BridgeError.isInstance(error) && error.code === 'aborted')
-              ? {
-                  status: 'cancelled',
-                  text: 'Cancelled: the call was stopped and its questions withdrawn.',
-                }
-              : { status: 'failed', text: errorText(error) },
-          ),
+  const run = useCallback(
+    (call: Omit<CallState, 'status' | 'text' | 'questions'>) => {
+      const start = starter(call);
+      if (start === undefined) {
+        dispatch({
+          type: 'call',
+          call: { ...call, status: 'failed', text: 'Not connected.', questions: [] },
+        });
+        return;
+      }
+      const controller = new AbortController();
+      running.current.set(call.id, controller);
+      dispatch({ type: 'call', call: { ...call, status: 'running', questions: [] } });
+      const finish = (patch: Pick<CallState, 'status' | 'text'>) => {
+        if (running.current.get(call.id) !== controller) return;
+        running.current.delete(call.id);
+        dispatch({ type: 'call', call: { ...call, ...patch, questions: [] } });
+      };
+      start(controller.signal).then(finish, (error: unknown) =>
+        finish(
+          controller.signal.aborted || (BridgeError.isInstance(error) && error.code === 'aborted')
+            ? {
+                status: 'cancelled',
+                text: 'Cancelled: the call was stopped and its questions withdrawn.',
+              }
+            : { status: 'failed', text: errorText(error) },
+        ),
       );
-  }, []);
+    },
+    [starter],
+  );
 
   const callTool = useCallback(
     (server: string, tool: ToolEntry) =>
