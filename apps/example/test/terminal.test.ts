@@ -148,6 +148,34 @@ describe('the terminal mode in tmux', () => {
         'Result from Travel Desk: Linked SkyMiles account ada.terminal to your Travel Desk profile.',
       );
 
+    // The app's own tool (no MCP server) asks through the same terminal waitFor: a typed question
+    // whose zod refinement sends the return date back, then the tool runner's approval round.
+    await answer(/Run which tool\?.*:$/, number('plan_trip_budget'));
+    await answer(/Answer \(a\), decline \(d\) or cancel \(c\)\? \[a\]:$/, '');
+    expect(await screen()).toContain('── This app asks (tool plan_trip_budget) ────');
+    await answer(/Departure date \* \(date\):$/, '2027-03-14');
+    await answer(/Return date \* \(date\):$/, '2027-03-10');
+    await answer(/Travellers \(whole number, 1 to 9\) \[2\]:$/, '');
+    await answer(/Budget per person and day \(EUR\) \(whole number, 10 to 2000\) \[120\]:$/, '');
+    await answer(/Send \(s\), edit \(e\), decline \(d\) or cancel \(c\)\? \[s\]:$/, '');
+    // Asked again: only the field zod refused, with its message and the value given before.
+    await answer(/Answer \(a\), decline \(d\) or cancel \(c\)\? \[a\]:$/, '');
+    const reasked = await screen();
+    expect(reasked.slice(reasked.lastIndexOf('── This app asks'))).toContain(
+      '    ! The return date must be after the departure date.',
+    );
+    await answer(/Return date \* \(date\) \[2027-03-10\]:$/, '2027-03-18');
+    await answer(/Send \(s\), edit \(e\), decline \(d\) or cancel \(c\)\? \[s\]:$/, '');
+    await expect
+      .poll(joined, { timeout: 20_000 })
+      .toContain('Save a budget of EUR 960 for 2 travellers over 4 days?');
+    await answer(/Approve \(y\), decline \(n\) or cancel \(c\)\?$/, 'y');
+    await expect
+      .poll(joined, { timeout: 20_000 })
+      .toContain(
+        'Result from This app: Saved a budget of EUR 960 for 2 travellers, 4 days from 2027-03-14 to 2027-03-18 at EUR 120 a day each.',
+      );
+
     await mkdir(artifacts, { recursive: true });
     await writeFile(join(artifacts, 'example-terminal.txt'), await screen());
     await answer(/Run which tool\?.*:$/, 'q');

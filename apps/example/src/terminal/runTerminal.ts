@@ -3,6 +3,7 @@ import { createLegacySpec } from '@waitfor/legacy-spec';
 import { connect } from '@waitfor/mcp-bridge';
 import type { Connection } from '@waitfor/mcp-bridge';
 import { startExample } from '../host/startExample.js';
+import { hostName, hostTools } from '../hostTool/hostTools.js';
 import { callTimeout } from '../web/callTimeout.js';
 import { errorText, resultText } from '../web/resultText.js';
 import { readNumber } from './choices.js';
@@ -19,10 +20,12 @@ export interface RunTerminalOptions {
 }
 
 interface ToolChoice {
+  /** Who runs it: a server, or the example itself. */
   server: string;
-  connection: Connection;
   name: string;
   title: string;
+  /** Runs the tool and resolves with its result as text. */
+  run(signal: AbortSignal): Promise<string>;
 }
 
 // A result's lines after the first are indented: server text never starts a row at column 0,
@@ -31,7 +34,8 @@ const serverLines = (text: string) => indentLines(cleanText(text, true)).slice(2
 
 /**
  * The terminal mode of the example: the same two servers, answered through prompts. Lists every
- * tool of both servers, runs the one picked, and prints its result; `q` quits.
+ * tool of both servers and the example's own tool, runs the one picked, and prints its result;
+ * `q` quits.
  */
 export async function runTerminal(options: RunTerminalOptions = {}): Promise<void> {
   const output = options.output ?? process.stdout;
@@ -69,13 +73,30 @@ export async function runTerminal(options: RunTerminalOptions = {}): Promise<voi
         // Tool names and titles come from the server: shown only once cleaned of control characters.
         choices.push({
           server: server.name,
-          connection,
           name: tool.name,
           title: cleanText(String(tool.title ?? tool.name)),
+          run: async (signal) =>
+            resultText(
+              await connection.callTool(
+                { name: tool.name, arguments: {} },
+                { signal, timeout: callTimeout(connection) },
+              ),
+            ),
         });
       }
     }
-    reader.print('waitfor example (terminal). Questions from both servers are asked right here.');
+    // The example's own tools ask through the same terminal waitFor as both servers.
+    for (const tool of hostTools) {
+      choices.push({
+        server: hostName,
+        name: tool.name,
+        title: tool.title,
+        run: (signal) => tool.run(terminal.waitFor, signal),
+      });
+    }
+    reader.print(
+      "waitfor example (terminal). Questions from both servers and this app's own tool are asked right here.",
+    );
     for (;;) {
       reader.print('');
       choices.forEach((choice, index) =>
@@ -99,11 +120,8 @@ export async function runTerminal(options: RunTerminalOptions = {}): Promise<voi
       }
       reader.print(`Running ${cleanText(String(choice.name))} on ${choice.server}…`);
       try {
-        const result = await choice.connection.callTool(
-          { name: choice.name, arguments: {} },
-          { signal, timeout: callTimeout(choice.connection) },
-        );
-        reader.print(`\nResult from ${choice.server}: ${serverLines(resultText(result))}`);
+        const result = await choice.run(signal);
+        reader.print(`\nResult from ${choice.server}: ${serverLines(result)}`);
       } catch (error) {
         reader.print(`\n${choice.server} failed: ${serverLines(errorText(error))}`);
       }
