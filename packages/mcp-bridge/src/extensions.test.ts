@@ -111,8 +111,8 @@ describe.each<ClientKind>(['v2-legacy', 'v1'])('notifications on a %s client', (
             }),
           ),
         ).toBe('sent');
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        expect(seen).toEqual([{ elicitationId: 'el-7' }]);
+        // The notification travels apart from the result: wait for it (bounded), not a fixed time.
+        await expect.poll(() => seen).toEqual([{ elicitationId: 'el-7' }]);
       },
     );
   });

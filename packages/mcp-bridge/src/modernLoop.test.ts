@@ -3,7 +3,7 @@
  * the wire (the fixture records every JSON-RPC message it receives).
  */
 import { accept, type Request } from '@waitfor/core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   openClient,
   scriptedPerson,
@@ -36,7 +36,11 @@ describe('modern-era input_required loop', () => {
     const events: Array<{ id: string; type: 'start' | 'end'; at: number }> = [];
     const { client, close } = await modernClient(async (request) => {
       events.push({ id: request.id, type: 'start', at: performance.now() });
-      await sleep(200);
+      // Each question waits until all five are asked: a round asked one by one never gets there,
+      // and the bounded wait fails it (no fixed time decides).
+      await vi.waitFor(() => {
+        if (events.filter((event) => event.type === 'start').length < 5) throw new Error('waiting');
+      }, 5_000);
       events.push({ id: request.id, type: 'end', at: performance.now() });
       return accept(request, { value: 'ok' });
     });
@@ -194,7 +198,10 @@ describe('modern-era input_required loop', () => {
       ).catch((caught: unknown) => caught);
       expect((error as BridgeError).code).toBe('aborted');
       expect(signals.map((entry) => entry.aborted())).toEqual([true, true]);
-      await sleep(50);
+      // "Nothing more was sent", observed: a later request on the same client has reached the
+      // server (its answer is back), so a retry the aborted call sent first would be recorded.
+      await callTool(client, { name: 'slow', arguments: { ms: 1 } });
+      expect(legs('slow', from)).toHaveLength(1);
       expect(legs('fan_out', from)).toHaveLength(1);
     } finally {
       await close();

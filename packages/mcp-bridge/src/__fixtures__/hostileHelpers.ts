@@ -7,7 +7,14 @@ import { accept } from '@waitfor/core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { BridgeError } from '../index';
 
-/** Registers, for the calling test file, a guard that fails a test after which a promise rejected unhandled. */
+/**
+ * Registers, for the calling test file, a guard that fails a test after which a promise rejected
+ * unhandled. Deterministic, not timed: Node reports an unhandled rejection right after the
+ * microtask queue drains, before the next macrotask, so one `setImmediate` turn after the test (and
+ * its own afterEach cleanups, which run first) has seen every rejection of a promise already
+ * settled — however slow the machine. A promise that rejects later still (a stray timer) is caught
+ * at the end of the file.
+ */
 export function failOnUnhandledRejections(): void {
   const unhandled: unknown[] = [];
   const onUnhandled = (reason: unknown) => {
@@ -16,12 +23,13 @@ export function failOnUnhandledRejections(): void {
   beforeAll(() => {
     process.on('unhandledRejection', onUnhandled);
   });
-  afterAll(() => {
+  afterAll(async () => {
+    await new Promise((resolve) => setImmediate(resolve));
     process.off('unhandledRejection', onUnhandled);
+    expect(unhandled).toEqual([]);
   });
   afterEach(async () => {
-    // Give stray promises a turn to reject before judging.
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setImmediate(resolve));
     expect(unhandled).toEqual([]);
     unhandled.length = 0;
   });
