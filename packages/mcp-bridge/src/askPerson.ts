@@ -22,6 +22,7 @@ import {
   formFields,
   parseFormSchema,
   validateFormAnswer,
+  type FormLimits,
   type FormSchema,
 } from '@waitfor/core/form';
 import { abortedError, BridgeError, messageOf } from './bridgeError';
@@ -57,17 +58,17 @@ export interface AskContext {
 export const DEFAULT_MAX_ATTEMPTS = 3;
 
 /** Elicitation params checked once, with the form's schema parsed (frozen copy). */
-interface CheckedQuestion {
+export interface CheckedQuestion {
   params: ElicitationParams;
   schema?: FormSchema;
 }
 
-/** Check params and (form mode) their schema; throws 'invalid_params'. */
-export function checkQuestion(params: unknown): CheckedQuestion {
+/** Check params and (form mode) their schema within `limits`; throws 'invalid_params'. */
+export function checkQuestion(params: unknown, limits?: Partial<FormLimits>): CheckedQuestion {
   const parsed = parseElicitationParams(params);
   if (parsed.mode !== 'form') return { params: parsed };
   try {
-    return { params: parsed, schema: parseFormSchema(parsed.requestedSchema) };
+    return { params: parsed, schema: parseFormSchema(parsed.requestedSchema, { limits }) };
   } catch (error) {
     throw new BridgeError('invalid_params', `Invalid requestedSchema: ${messageOf(error)}`, {
       cause: error,
@@ -83,8 +84,12 @@ function firstRequest(question: CheckedQuestion, origin: RequestOrigin): Request
 }
 
 /** Build the first Request for elicitation params, with origin (throws 'invalid_params' on bad params or schema). */
-export function buildElicitationRequest(params: unknown, origin: RequestOrigin): Request {
-  return firstRequest(checkQuestion(params), origin);
+export function buildElicitationRequest(
+  params: unknown,
+  origin: RequestOrigin,
+  limits?: Partial<FormLimits>,
+): Request {
+  return firstRequest(checkQuestion(params, limits), origin);
 }
 
 const cancelled = (request: Request): Answer => ({
@@ -165,13 +170,16 @@ function settle(
 export function settleAnswer(
   params: unknown,
   answer: Answer,
+  limits?: Partial<FormLimits>,
 ): { result: ElicitResult } | { errors: Record<string, string> } {
-  return settle(checkQuestion(params), answer);
+  return settle(checkQuestion(params, limits), answer);
 }
 
-/** Ask the person (re-asking on invalid forms) and return the ElicitResult to send. */
-export async function askPerson(params: unknown, context: AskContext): Promise<ElicitResult> {
-  const question = checkQuestion(params);
+/** Ask the person a checked question (re-asking on invalid forms) and return the ElicitResult to send. */
+export async function askPerson(
+  question: CheckedQuestion,
+  context: AskContext,
+): Promise<ElicitResult> {
   const first = firstRequest(question, context.origin);
   let request = context.rewrite === undefined ? first : context.rewrite(first);
   for (let attempt = 1; ; attempt += 1) {

@@ -7,7 +7,7 @@
  * with the SDK's abort signal passed along; an undeclared mode is refused with JSON-RPC -32602.
  */
 import type { AbortSignalLike, Request, RequestOrigin, WaitFor } from '@waitfor/core';
-import { askPerson, DEFAULT_MAX_ATTEMPTS, type AskHooks } from './askPerson';
+import { askPerson, checkQuestion, DEFAULT_MAX_ATTEMPTS, type AskHooks } from './askPerson';
 import { BridgeError } from './bridgeError';
 import { declaredModes, elicitationCapabilities, type ElicitationMode } from './capabilities';
 import { clientPort, type ClientPort, type V1Schemas } from './clientPort';
@@ -18,6 +18,7 @@ import {
   type QuestionLinks,
 } from './eras/legacy/questionLinks';
 import type { BridgeEvents, BridgeExtension, CallInfo, ExtensionHost } from './extension';
+import { resolveLimits, type BridgeLimits } from './limits';
 import { parseElicitationParams } from './mapping';
 
 /** Host handler for `sampling/createMessage` (legacy push or modern inputRequest); returns a CreateMessageResult. */
@@ -46,6 +47,8 @@ export interface AttachOptions {
   maxAttempts?: number;
   /** v1 clients: the zod schemas from '@modelcontextprotocol/sdk/types.js' (else imported lazily). */
   v1Schemas?: V1Schemas;
+  /** Bounds on what the server sends (defaults: `defaultBridgeLimits`); each key on its own. */
+  limits?: Partial<BridgeLimits>;
 }
 
 /** A waitFor attached to one client. */
@@ -102,6 +105,7 @@ export function attachWaitFor(client: object, options: AttachOptions): Attachmen
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1)
     throw new BridgeError('invalid_options', 'maxAttempts must be an integer ≥ 1');
+  const limits = resolveLimits(options.limits);
   const port = clientPort(client, options.v1Schemas);
   const capabilities = elicitationCapabilities(options);
   const modes = declaredModes(capabilities);
@@ -149,7 +153,7 @@ export function attachWaitFor(client: object, options: AttachOptions): Attachmen
   };
   const state: AttachmentState = {
     port,
-    options: { ...options, maxAttempts },
+    options: { ...options, maxAttempts, limits },
     modes,
     host,
     hooks,
@@ -204,7 +208,8 @@ export function attachWaitFor(client: object, options: AttachOptions): Attachmen
         const mode = parseElicitationParams(params).mode;
         if (!(own?.modes ?? modes).includes(mode))
           throw rpcRefusal(-32602, `Client does not support ${mode}-mode elicitation requests`);
-        return await askPerson(params, {
+        // Checked (and bounded) before anyone is asked: past a limit, the push is refused -32602.
+        return await askPerson(checkQuestion(params, (own?.limits ?? limits).form), {
           waitFor: own?.waitFor ?? options.waitFor,
           origin: origin(context.id, only),
           signal: question.signal,

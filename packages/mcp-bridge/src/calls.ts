@@ -30,6 +30,7 @@ import {
 } from './eras/modern/inputRequiredLoop';
 import { answerHostRequest, assertServable } from './eras/modern/resolveRound';
 import type { QuestionOptions } from './eras/legacy/questionLinks';
+import { resolveLimits, type BridgeLimits } from './limits';
 import { elicitationResponses, parseSuspension, type Suspension } from './eras/modern/suspension';
 
 /** Options of a bridge call. Unset ones come from the client's attachment. */
@@ -59,6 +60,8 @@ export interface CallOptions {
   maxAttempts?: number;
   /** Wrap this call (`aroundCall`); `setup` and `legacyRequest` are the attachment's extensions' only. */
   extensions?: readonly BridgeExtension[];
+  /** Bounds on what the server sends, over the attachment's key by key (legacy era: as `waitFor`). */
+  limits?: Partial<BridgeLimits>;
 }
 
 /** Options of a durable call. */
@@ -80,6 +83,7 @@ interface Resolved {
   sampling: SamplingHandler | undefined;
   roots: RootsHandler | undefined;
   maxAttempts: number;
+  limits: BridgeLimits;
   extensions: readonly BridgeExtension[];
   /** Legacy era: the question options the call brings itself (they need it alone in flight). */
   own: QuestionOptions | undefined;
@@ -114,6 +118,7 @@ function resolve(
         )
       : state.modes;
   const maxAttempts = options.maxAttempts ?? attached?.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  const limits = resolveLimits(attached?.limits, options.limits);
   // Either era: the server only asks what the client declared (modern: per request).
   if (state !== undefined && modes.some((mode) => !state.modes.includes(mode)))
     throw invalid(`Undeclared modes (declared: ${state.modes})`);
@@ -126,8 +131,13 @@ function resolve(
       options[key] !== undefined && options[key] !== state.options[key];
     if (differs('sampling') || differs('roots'))
       throw invalid('Legacy era: give sampling and roots to attachWaitFor');
-    if (differs('waitFor') || differs('maxAttempts') || options.modes !== undefined)
-      own = { waitFor: waitFor as WaitFor, modes, maxAttempts };
+    if (
+      differs('waitFor') ||
+      differs('maxAttempts') ||
+      options.modes !== undefined ||
+      options.limits !== undefined
+    )
+      own = { waitFor: waitFor as WaitFor, modes, maxAttempts, limits };
   } else if (waitFor === undefined && !durable) {
     throw invalid('No waitFor: attachWaitFor(client) first, or pass one');
   }
@@ -141,6 +151,7 @@ function resolve(
     sampling: options.sampling ?? attached?.sampling,
     roots: options.roots ?? attached?.roots,
     maxAttempts,
+    limits,
     extensions: options.extensions ?? attached?.extensions ?? [],
     own,
   };
@@ -219,6 +230,7 @@ async function run(
               options: resolved,
               modes: resolved.modes,
               maxAttempts: resolved.maxAttempts,
+              limits: resolved.limits,
               hooks: state?.hooks,
             },
           });
@@ -287,8 +299,9 @@ export async function resume(
   answers: readonly Answer[],
   options: ResumeOptions = {},
 ): Promise<DurableOutcome> {
-  const checked = parseSuspension(suspension);
-  const responses = elicitationResponses(checked, answers);
+  const limits = resolveLimits(attachmentOf(client)?.options.limits, options.limits);
+  const checked = parseSuspension(suspension, limits);
+  const responses = elicitationResponses(checked, answers, limits);
   const durable = options.durable ?? true;
   return run(client, checked.method, checked.params, { ...options, durable }, async (resolved) => ({
     params: checked.params,

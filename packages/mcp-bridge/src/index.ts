@@ -15,6 +15,8 @@ export type {
 export { parseSuspension } from './eras/modern/suspension';
 export type { Suspension } from './eras/modern/suspension';
 export type { InputRequest } from './eras/modern/resolveRound';
+export { defaultBridgeLimits } from './limits';
+export type { BridgeLimits } from './limits';
 export { BridgeError } from './bridgeError';
 export type { BridgeErrorCode, BridgeErrorOptions, WireError } from './bridgeError';
 export type {

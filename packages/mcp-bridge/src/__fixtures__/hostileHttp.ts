@@ -77,6 +77,9 @@ export async function startHostileHttpServer(): Promise<HostileHttpServer> {
       if (!response.headersSent) response.writeHead(500).end(String(error));
     });
   });
+  // A client that spends seconds on a huge (allowed) form between two legs must not find its
+  // kept-alive socket closed under it (Node's default: 5 s), which fails the next POST with EPIPE.
+  http.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const { port } = http.address() as AddressInfo;
 

@@ -17,6 +17,12 @@
  *   the server, the stdio entry exits): the server disconnects mid-round.
  * - `ask_and_return` (legacy): pushes a question on the call's own stream and returns at once,
  *   without waiting for the answer (logged as 'answer' / 'refusal' whenever it comes).
+ * - Oversize questions, scaled by the `size` argument (built only when called):
+ *   `huge_default` (a string field whose default is `size` characters), `many_choices` (a
+ *   multi-select of `size` choices, every one in its default), `many_fields` (`size` properties,
+ *   all required, each with a default); modern only: `huge_state` (a `size`-character
+ *   requestState) and `many_questions` (`size` inputRequests in one round). Answered, they report
+ *   what came back ("accepted N keys" / "state-ok").
  */
 import { randomBytes } from 'node:crypto';
 import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
@@ -87,6 +93,10 @@ export function createHostileServer(
     log.entries.push(entry);
   };
 
+  // Legacy era: push a raw request (the SDK's builders would refuse hostile ones) inside the call.
+  const pushRaw = (tool: string, ctx: ServerContext, method: string, params: object) =>
+    push(tool, () => ctx.mcpReq.send({ method, params } as never, z.object({}).passthrough(), {}));
+
   // Legacy era: push a request inside the open tool call and report what came back.
   const push = async (tool: string, send: () => Promise<unknown>): Promise<CallToolResult> => {
     try {
@@ -145,11 +155,7 @@ export function createHostileServer(
     (tool: string, method: string, params: Record<string, unknown>) =>
     async (ctx: ServerContext) => {
       const entry = called(tool, ctx);
-      if (era === 'legacy') {
-        return push(tool, () =>
-          ctx.mcpReq.send({ method, params } as never, z.object({}).passthrough(), {}),
-        );
-      }
+      if (era === 'legacy') return pushRaw(tool, ctx, method, params);
       if (entry.inputResponses !== undefined)
         return text(`retried with ${JSON.stringify(entry.inputResponses)}`);
       // Hand-built on purpose: the builder helpers would refuse this shape.
@@ -158,6 +164,93 @@ export function createHostileServer(
         inputRequests: { hostile: { method, params } },
       } as never;
     };
+
+  const sized = { inputSchema: z.object({ size: z.number().int().min(1) }) };
+  const form = (message: string, requestedSchema: Record<string, unknown>) => ({
+    mode: 'form',
+    message,
+    requestedSchema,
+  });
+  const oversizeForms: Record<string, (size: number) => Record<string, unknown>> = {
+    huge_default: (size) =>
+      form('A long default', {
+        type: 'object',
+        properties: { text: { type: 'string', default: 'a'.repeat(size) } },
+      }),
+    many_choices: (size) => {
+      const choices = Array.from({ length: size }, (_, index) => `c${index}`);
+      return form('Pick many', {
+        type: 'object',
+        properties: {
+          picks: { type: 'array', items: { type: 'string', enum: choices }, default: choices },
+        },
+      });
+    },
+    many_fields: (size) => {
+      const names = Array.from({ length: size }, (_, index) => `f${index}`);
+      return form('Fill many', {
+        type: 'object',
+        properties: Object.fromEntries(
+          names.map((name) => [name, { type: 'string', default: 'x' }]),
+        ),
+        required: names,
+      });
+    },
+  };
+  for (const [tool, build] of Object.entries(oversizeForms)) {
+    server.registerTool(
+      tool,
+      { description: `Asks an oversize form (${tool})`, ...sized },
+      async ({ size }, ctx) => {
+        const entry = called(tool, ctx);
+        if (era === 'legacy') return pushRaw(tool, ctx, 'elicitation/create', build(size));
+        const answer = entry.inputResponses?.['big'] as { content?: object } | undefined;
+        if (answer !== undefined)
+          return text(`accepted ${Object.keys(answer.content ?? {}).length} keys`);
+        return {
+          resultType: 'input_required',
+          inputRequests: { big: { method: 'elicitation/create', params: build(size) } },
+        } as never;
+      },
+    );
+  }
+  server.registerTool(
+    'huge_state',
+    { description: 'An oversize requestState', ...sized },
+    async ({ size }, ctx) => {
+      const entry = called('huge_state', ctx);
+      if (entry.requestState !== undefined) return text('state-ok');
+      return inputRequired({
+        inputRequests: {
+          confirm: {
+            method: 'elicitation/create',
+            params: { message: 'Confirm with a huge state?', requestedSchema: confirmSchema },
+          },
+        },
+        requestState: 's'.repeat(size),
+      });
+    },
+  );
+  server.registerTool(
+    'many_questions',
+    { description: 'Too many inputRequests', ...sized },
+    async ({ size }, ctx) => {
+      const entry = called('many_questions', ctx);
+      if (entry.inputResponses !== undefined)
+        return text(`answered ${Object.keys(entry.inputResponses).length}`);
+      return inputRequired({
+        inputRequests: Object.fromEntries(
+          Array.from({ length: size }, (_, index) => [
+            `q${index}`,
+            {
+              method: 'elicitation/create',
+              params: { message: `Question ${index}?`, requestedSchema: confirmSchema },
+            },
+          ]),
+        ),
+      });
+    },
+  );
 
   server.registerTool(
     'malformed_params',

@@ -22,6 +22,7 @@ import type { AbortSignalLike, WaitFor } from '@waitfor/core';
 import { BridgeError } from '../../bridgeError';
 import type { ElicitationMode } from '../../capabilities';
 import type { CallInfo } from '../../extension';
+import type { BridgeLimits } from '../../limits';
 import { createController, isAborted, type ControllerLike } from '../../runtime';
 
 /** What a legacy call sets for the questions attributed to it, instead of the attachment's. */
@@ -29,6 +30,7 @@ export interface QuestionOptions {
   waitFor: WaitFor;
   modes: readonly ElicitationMode[];
   maxAttempts: number;
+  limits: BridgeLimits;
 }
 
 /** A bridge call in flight, as its questions see it. */
@@ -73,7 +75,7 @@ export function createQuestionLinks(): QuestionLinks {
       if (own !== undefined ? calls.size > 0 : [...calls].some((call) => call.own)) {
         throw new BridgeError(
           'invalid_options',
-          'Legacy era: a call with its own waitFor, modes or maxAttempts must run alone',
+          'Legacy era: a call with its own waitFor, modes, maxAttempts or limits must run alone',
         );
       }
       const live: LiveCall = { info, own, ended: false, questions: new Set() };

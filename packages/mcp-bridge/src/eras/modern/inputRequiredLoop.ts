@@ -21,6 +21,7 @@ import {
   type RoundContext,
 } from './resolveRound';
 import { createSuspension, type Suspension } from './suspension';
+import { checkBound, defaultBridgeLimits } from '../../limits';
 
 /** The outcome of a loop: the final result, or (durable mode) a suspension. */
 export type LoopOutcome =
@@ -75,7 +76,7 @@ type Classified =
   | { kind: 'complete' }
   | { kind: 'input_required'; inputRequests: unknown; requestState: string | undefined };
 
-function classify(result: unknown): Classified {
+function classify(result: unknown, stateLimit: number): Classified {
   if (typeof result !== 'object' || result === null)
     throw new BridgeError('invalid_params', 'The server result is not an object');
   const record = result as Record<string, unknown>;
@@ -91,6 +92,8 @@ function classify(result: unknown): Classified {
   const state = record['requestState'];
   if (state !== undefined && typeof state !== 'string')
     throw new BridgeError('invalid_params', 'requestState must be a string');
+  // Echoed byte-exact with every retry (and stored in a suspension): bounded before it is kept.
+  if (state !== undefined) checkBound('requestState', state.length, stateLimit, 'characters');
   return { kind: 'input_required', inputRequests: record['inputRequests'], requestState: state };
 }
 
@@ -116,7 +119,8 @@ export async function runInputRequiredLoop(
     } catch (error) {
       throw toBridgeError(error, options.signal);
     }
-    const classified = classify(result);
+    const limits = options.round.limits ?? defaultBridgeLimits;
+    const classified = classify(result, limits.requestState);
     if (classified.kind === 'complete')
       return { status: 'complete', result: result as Record<string, unknown> };
     round += 1;
@@ -127,7 +131,7 @@ export async function runInputRequiredLoop(
         { lastResult: result },
       );
     }
-    const inputRequests = parseInputRequests(classified.inputRequests);
+    const inputRequests = parseInputRequests(classified.inputRequests, limits.inputRequests);
     if (options.durable) {
       for (const [key, entry] of Object.entries(inputRequests))
         assertServable(key, entry, options.round);
@@ -138,6 +142,7 @@ export async function runInputRequiredLoop(
         inputRequests,
         round,
         origin: options.origin,
+        limits: limits.form,
       });
       if (suspension.requests.length > 0) return { status: 'suspended', suspension };
     }

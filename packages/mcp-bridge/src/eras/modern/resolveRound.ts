@@ -8,12 +8,13 @@
  * 'unsupported_input_request' when the host gave none (then they were not declared either).
  */
 import type { AbortSignalLike, RequestOrigin } from '@waitfor/core';
-import { askPerson, type AskHooks } from '../../askPerson';
+import { askPerson, checkQuestion, type AskHooks } from '../../askPerson';
 import { BridgeError } from '../../bridgeError';
 import type { ElicitationMode } from '../../capabilities';
 import { isRecord, parseElicitationParams } from '../../mapping';
 import { createController, linkedController } from '../../runtime';
 import type { AttachOptions } from '../../attachWaitFor';
+import { checkBound, type BridgeLimits } from '../../limits';
 
 /** One embedded request of an input_required result. */
 export interface InputRequest {
@@ -26,18 +27,22 @@ export interface RoundContext {
   options: Pick<AttachOptions, 'waitFor' | 'sampling' | 'roots'>;
   modes: readonly ElicitationMode[];
   maxAttempts: number;
+  /** Bounds on what the server sends (unset: the defaults). */
+  limits?: BridgeLimits | undefined;
   origin: RequestOrigin;
   signal?: AbortSignalLike | undefined;
   hooks?: AskHooks | undefined;
 }
 
-/** Check an untrusted inputRequests map; throws 'invalid_params'. */
-export function parseInputRequests(value: unknown): Record<string, InputRequest> {
+/** Check an untrusted inputRequests map of at most `limit` entries; throws 'invalid_params'. */
+export function parseInputRequests(value: unknown, limit = Infinity): Record<string, InputRequest> {
   if (value === undefined) return {};
   if (!isRecord(value)) throw new BridgeError('invalid_params', 'inputRequests must be an object');
+  const entries = Object.entries(value);
+  checkBound('inputRequests', entries.length, limit, 'entries');
   // fromEntries: a key such as "__proto__" stays an own key, as the server sent it.
   return Object.fromEntries(
-    Object.entries(value).map(([key, entry]) => {
+    entries.map(([key, entry]) => {
       if (
         !isRecord(entry) ||
         typeof entry['method'] !== 'string' ||
@@ -103,12 +108,19 @@ export async function resolveRound(
   context: RoundContext,
 ): Promise<Record<string, unknown>> {
   const entries = Object.entries(inputRequests);
-  for (const [key, entry] of entries) assertServable(key, entry, context);
+  // Every question is checked (and bounded) before anyone is asked: one the server broke refuses
+  // the whole round, and nobody answers half of it.
+  const questions = entries.map(([key, entry]) => {
+    assertServable(key, entry, context);
+    return entry.method === 'elicitation/create'
+      ? checkQuestion(entry.params, context.limits?.form)
+      : undefined;
+  });
   const round = linkedController(context.signal);
   // A lone question can use the round itself (Node builds a controller slowly); more get one each.
-  const questions = entries.length > 1 ? entries.map(createController) : [round];
+  const controllers = entries.length > 1 ? entries.map(createController) : [round];
   const fanOut = () => {
-    for (const question of questions) question.abort(round.signal.reason);
+    for (const controller of controllers) controller.abort(round.signal.reason);
   };
   round.signal.addEventListener('abort', fanOut);
   if (round.signal.aborted) fanOut();
@@ -116,11 +128,12 @@ export async function resolveRound(
     const settled = await Promise.all(
       entries.map(async ([key, entry], index) => {
         const origin = { ...context.origin, inputKey: key };
-        const signal = questions[index]!.signal;
+        const signal = controllers[index]!.signal;
+        const question = questions[index];
         try {
           const response =
-            entry.method === 'elicitation/create'
-              ? await askPerson(entry.params, {
+            question !== undefined
+              ? await askPerson(question, {
                   ...context,
                   waitFor: context.options.waitFor,
                   origin,

@@ -11,6 +11,8 @@
 import { parseRequest, type Answer, type Request, type RequestOrigin } from '@waitfor/core';
 import { buildElicitationRequest, checkQuestion, settleAnswer } from '../../askPerson';
 import { BridgeError, messageOf } from '../../bridgeError';
+import type { FormLimits } from '@waitfor/core/form';
+import { checkBound, type BridgeLimits } from '../../limits';
 import type { CallMethod } from '../../extension';
 import { isRecord } from '../../mapping';
 import { parseInputRequests, type InputRequest } from './resolveRound';
@@ -48,11 +50,14 @@ export function createSuspension(input: {
   inputRequests: Record<string, InputRequest>;
   round: number;
   origin: RequestOrigin;
+  limits?: Partial<FormLimits>;
 }): Suspension {
   const requests: Request[] = [];
   for (const [key, entry] of Object.entries(input.inputRequests)) {
     if (entry.method === 'elicitation/create')
-      requests.push(buildElicitationRequest(entry.params, { ...input.origin, inputKey: key }));
+      requests.push(
+        buildElicitationRequest(entry.params, { ...input.origin, inputKey: key }, input.limits),
+      );
   }
   const suspension: Suspension = {
     version: VERSION,
@@ -72,7 +77,7 @@ const methods: readonly string[] = ['tools/call', 'prompts/get', 'resources/read
  * Check untrusted suspension data (e.g. read back from storage); throws 'invalid_params' (the
  * underlying error, e.g. a form schema the spec forbids, as `cause`).
  */
-export function parseSuspension(value: unknown): Suspension {
+export function parseSuspension(value: unknown, limits?: Partial<BridgeLimits>): Suspension {
   const fail = (message: string, cause?: unknown) =>
     new BridgeError('invalid_params', `Invalid suspension: ${message}`, { cause });
   if (!isRecord(value)) throw fail('not an object');
@@ -88,7 +93,13 @@ export function parseSuspension(value: unknown): Suspension {
     throw fail('params must not carry inputResponses or requestState');
   if (value['requestState'] !== undefined && typeof value['requestState'] !== 'string')
     throw fail('requestState must be a string');
-  const inputRequests = parseInputRequests(value['inputRequests']);
+  checkBound(
+    'requestState',
+    (value['requestState'] as string | undefined)?.length ?? 0,
+    limits?.requestState ?? Infinity,
+    'characters',
+  );
+  const inputRequests = parseInputRequests(value['inputRequests'], limits?.inputRequests);
   const requests = value['requests'];
   if (!Array.isArray(requests)) throw fail('requests must be an array');
   // One Request per elicitation inputRequest, each naming its own key: a bijection.
@@ -96,7 +107,7 @@ export function parseSuspension(value: unknown): Suspension {
   for (const [key, entry] of Object.entries(inputRequests)) {
     if (entry.method !== 'elicitation/create') continue;
     // Throws 'invalid_params' itself (a schema the spec forbids: core's error as `cause`).
-    checkQuestion(entry.params);
+    checkQuestion(entry.params, limits?.form);
     keys.add(key);
   }
   const ids = new Set<string>();
@@ -128,6 +139,7 @@ export function parseSuspension(value: unknown): Suspension {
 export function elicitationResponses(
   suspension: Suspension,
   answers: readonly Answer[],
+  limits?: Partial<BridgeLimits>,
 ): Record<string, unknown> {
   const pending = new Set(suspension.requests.map((request) => request.id));
   const byId = new Map<string, Answer>();
@@ -150,7 +162,11 @@ export function elicitationResponses(
   return Object.fromEntries(
     suspension.requests.map((request) => {
       const key = keyOf(request);
-      const settled = settleAnswer(suspension.inputRequests[key]?.params, byId.get(request.id)!);
+      const settled = settleAnswer(
+        suspension.inputRequests[key]?.params,
+        byId.get(request.id)!,
+        limits?.form,
+      );
       if ('errors' in settled) {
         throw new BridgeError('invalid_answer', `Invalid answer to ${request.id}`, {
           details: { requestId: request.id, errors: settled.errors },
