@@ -186,8 +186,8 @@ export function isMcpClient(value: unknown): boolean {
 const portCache = new WeakMap<object, ClientPort>();
 /** The v1Schemas last given for a client: read at registration, so a later attach's count. */
 const givenSchemas = new WeakMap<object, V1Schemas>();
-/** v1 registrations still loading schemas, per client: its `connect` waits for them. */
-const loading = new WeakMap<object, Set<Promise<unknown>>>();
+/** v1 registrations (loading their schemas), per client, as one promise: its `connect` waits for it. */
+const loading = new WeakMap<object, Promise<unknown>>();
 
 /**
  * Make a v1 client's `connect` wait for the handler registrations in flight, so attach-then-connect
@@ -195,20 +195,18 @@ const loading = new WeakMap<object, Set<Promise<unknown>>>();
  * failed fails the connect instead of leaving the push unanswered.
  */
 function holdConnect(client: Loose, registration: Promise<unknown>): void {
-  let pending = loading.get(client);
-  if (pending === undefined) {
-    const set = (pending = new Set());
-    loading.set(client, set);
+  const held = loading.get(client);
+  if (held === undefined) {
     const connect = client['connect'] as AnyFunction;
     client['connect'] = (async (...args: never[]) => {
-      // A failed registration stays in the set: every connect fails with its error.
-      while (set.size > 0) await Promise.all(set);
+      await loading.get(client);
       return connect.apply(client, args);
     }) as never;
   }
-  const set = pending;
-  set.add(registration);
-  registration.then(() => set.delete(registration), Boolean);
+  const all = Promise.all([held, registration]);
+  // Observed here so a failure nobody connects after is no unhandled rejection; connect rethrows it.
+  all.catch(Boolean);
+  loading.set(client, all);
 }
 
 /** The SDK-neutral view of `client` (cached per client). */
