@@ -43,12 +43,16 @@ describe.each(['legacy', 'modern'] as const)('hostile server over stdio, %s era'
   });
 
   test('the server process exiting mid-round ends the call with a typed error', async () => {
-    const { connection, requests } = await open(
-      (request) =>
-        new Promise((resolve) =>
-          setTimeout(() => resolve(accept(request, { confirmed: true })), 400),
-        ),
-    );
+    // The person answers once the client has seen the server's pipe close: the order is the
+    // event's, not a timer's (two processes' timers can swap under load).
+    const { connection, requests } = await open(async (request) => {
+      const client = connection!.client as { transport?: unknown };
+      await new Promise<void>((resolve) => {
+        connection!.attachment.host.on('close', () => resolve());
+        if (client.transport === undefined) resolve();
+      });
+      return accept(request, { confirmed: true });
+    });
     const error = await rejection(
       connection.callTool({ name: 'vanish', arguments: {} }, { timeout: 5_000 }),
     );
