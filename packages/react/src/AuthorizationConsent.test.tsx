@@ -46,7 +46,7 @@ describe('AuthorizationConsent', () => {
     expect(windowOpen).not.toHaveBeenCalled();
     expect(inbox.get('auth-1')).toBeDefined();
 
-    await user.click(screen.getByRole('button', { name: 'Open login.example.com' }));
+    await user.click(screen.getByRole('button', { name: /^Open login\.example\.com — / }));
     expect(open).toHaveBeenCalledTimes(1);
     expect(open).toHaveBeenCalledWith('https://login.example.com/authorize?state=abc');
     await expect(answer).resolves.toEqual({ id: 'auth-1', ok: true });
@@ -83,7 +83,7 @@ describe('AuthorizationConsent', () => {
     expect(open).not.toHaveBeenCalled();
     expect(inbox.get('auth-1')).toBeDefined();
     // Declining still works.
-    await user.click(screen.getByRole('button', { name: 'Decline' }));
+    await user.click(screen.getByRole('button', { name: /^Decline — / }));
     expect(inbox.get('auth-1')).toBeUndefined();
   });
 
@@ -95,7 +95,7 @@ describe('AuthorizationConsent', () => {
     expect(port?.textContent).toBe(':5199');
     expect(host?.nextSibling).toBe(port);
     expect(host?.parentElement?.textContent).toBe('Site: 127.0.0.1:5199');
-    await user.click(screen.getByRole('button', { name: 'Open 127.0.0.1:5199' }));
+    await user.click(screen.getByRole('button', { name: /^Open 127\.0\.0\.1:5199 — / }));
     expect(open).toHaveBeenCalledWith('http://127.0.0.1:5199/signin/abc');
     await expect(answer).resolves.toMatchObject({ ok: true });
   });
@@ -107,7 +107,9 @@ describe('AuthorizationConsent', () => {
     setup(url);
     expect(document.querySelector('[data-waitfor-host]')?.textContent).toBe(host);
     expect(document.querySelector('[data-waitfor-port]')).toBeNull();
-    expect(screen.getByRole('button', { name: `Open ${host}` })).toBeTruthy();
+    expect(
+      screen.getByRole('button', { name: (name) => name.startsWith(`Open ${host} — `) }),
+    ).toBeTruthy();
   });
 
   it('warns about punycode and non-ASCII hosts', () => {
@@ -137,7 +139,7 @@ describe('AuthorizationConsent', () => {
     // The clock passes expiresAt before the expiry timer runs (a sleeping laptop, a throttled tab):
     // the button is still there, but the inbox refuses the late consent.
     now += 61_000;
-    await user.click(screen.getByRole('button', { name: 'Open login.example.com' }));
+    await user.click(screen.getByRole('button', { name: /^Open login\.example\.com — / }));
     await expect(answer).resolves.toEqual({ id: 'auth-1', ok: false, reason: 'expired' });
     expect(open).not.toHaveBeenCalled();
     expect(screen.queryByRole('button', { name: /^Open/ })).toBeNull();
@@ -146,7 +148,7 @@ describe('AuthorizationConsent', () => {
   it('opens nothing when the Request was answered elsewhere just before the click', async () => {
     const user = userEvent.setup();
     const { open, answer, inbox } = setup('https://login.example.com/authorize');
-    const button = screen.getByRole('button', { name: 'Open login.example.com' });
+    const button = screen.getByRole('button', { name: /^Open login\.example\.com — / });
     // Another view (another tab, a policy) declines while this click is on its way: the click's
     // native event reaches the window first, before React has re-rendered this view.
     const elsewhere = () => inbox.answer(decline(consentRequest(undefined)));
@@ -159,7 +161,7 @@ describe('AuthorizationConsent', () => {
 
   it('decline and cancel send their answers without opening anything', async () => {
     const { user, open, answer } = setup('https://example.com/');
-    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await user.click(screen.getByRole('button', { name: /^Cancel — / }));
     await expect(answer).resolves.toMatchObject({ ok: false, reason: 'cancelled' });
     expect(open).not.toHaveBeenCalled();
   });

@@ -2,8 +2,9 @@
 import { useId } from 'react';
 import { accept } from '@waitfor/core';
 import type { Request } from '@waitfor/core';
+import { ActionButton, RefuseButtons } from './ActionButton.js';
 import { inspectUrl } from './inspectUrl.js';
-import { RefuseButtons } from './RefuseButtons.js';
+import { useLocalization } from './localization.js';
 import { RequestFrame } from './RequestFrame.js';
 import { useRequestView } from './useRequestView.js';
 
@@ -13,6 +14,7 @@ export interface AuthorizationConsentProps {
   request: Request;
   /** Opens the URL; a new tab without opener or referrer unless told (inject it in tests). */
   open?: (url: string) => void;
+  className?: string;
 }
 
 function openInNewTab(url: string): void {
@@ -24,38 +26,59 @@ function openInNewTab(url: string): void {
  * warnings for look-alike hosts, only http/https openable, nothing opened or fetched before a click,
  * and nothing opened unless the consent settled the Request.
  */
-export function AuthorizationConsent({ request, open = openInNewTab }: AuthorizationConsentProps) {
+export function AuthorizationConsent({
+  request,
+  open = openInNewTab,
+  className,
+}: AuthorizationConsentProps) {
   const view = useRequestView(request);
-  const url = inspectUrl(request.url);
+  const { text } = useLocalization();
+  const url = inspectUrl(request.url, text);
   const id = useId();
   const notes = [...url.warnings, ...(url.problem ? [url.problem] : [])];
   // A port that is not the scheme's default tells apart two sites on one host (127.0.0.1:5199 vs :5200).
   const port = url.port === undefined ? '' : `:${url.port}`;
 
   return (
-    <RequestFrame request={request} status={view.status}>
-      <div>
-        <p>This will open:</p>
+    <RequestFrame request={request} status={view.status} className={className} settle={view.settle}>
+      <div className="waitfor-consent">
+        <p>{text('willOpen')}</p>
         {/* Text, never a link: nothing may load or be clicked before the person consents. */}
         <p>
-          <code data-waitfor-url="">{url.text}</code>
+          <code className="waitfor-url" data-waitfor-url="">
+            {url.text}
+          </code>
         </p>
         {url.host ? (
-          <p>
-            Site: <strong data-waitfor-host="">{url.host}</strong>
-            {port ? <span data-waitfor-port="">{port}</span> : null}
+          <p className="waitfor-site">
+            {text('site')}{' '}
+            <strong className="waitfor-host" data-waitfor-host="">
+              {url.host}
+            </strong>
+            {port ? (
+              <span className="waitfor-port" data-waitfor-port="">
+                {port}
+              </span>
+            ) : null}
           </p>
         ) : null}
         {notes.length > 0 ? (
-          <ul id={`${id}-notes`} role="alert">
-            {notes.map((note) => (
-              <li key={note}>{note}</li>
-            ))}
-          </ul>
+          // The alert wraps the list: a <ul> given role="alert" would stop being a list.
+          <div id={`${id}-notes`} className="waitfor-warnings" role="alert">
+            <ul>
+              {notes.map((note) => (
+                <li key={note}>{note}</li>
+              ))}
+            </ul>
+          </div>
         ) : null}
-        <div>
-          <button
-            type="button"
+        <div className="waitfor-actions">
+          <ActionButton
+            request={request}
+            action="open"
+            label={
+              url.host === undefined ? text('openLink') : text('open', { site: url.host + port })
+            }
             disabled={!url.openable}
             aria-describedby={notes.length > 0 ? `${id}-notes` : undefined}
             onClick={() => {
@@ -63,9 +86,7 @@ export function AuthorizationConsent({ request, open = openInNewTab }: Authoriza
               // answered elsewhere since this render, and then nobody waits for the visit.
               if (url.openable && view.settle(accept(request))) open(url.text);
             }}
-          >
-            Open {url.host === undefined ? 'link' : `${url.host}${port}`}
-          </button>
+          />
           <RefuseButtons request={request} settle={view.settle} />
         </div>
       </div>

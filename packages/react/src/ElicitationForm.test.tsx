@@ -82,7 +82,7 @@ describe('ElicitationForm with the server-everything schema', { timeout: 20_000 
     await user.selectOptions(field('Titled Single Select Enum'), 'Wonder Woman');
     await user.click(screen.getByLabelText('Salmon'));
     await user.selectOptions(field('Legacy Titled Single Select Enum'), 'Dogs');
-    await user.click(screen.getByRole('button', { name: 'Accept' }));
+    await user.click(screen.getByRole('button', { name: /^Accept — / }));
 
     const result = await answer;
     expect(result).toEqual({
@@ -121,7 +121,7 @@ describe('ElicitationForm with the server-everything schema', { timeout: 20_000 
     await user.click(screen.getByLabelText('Drums'));
     await user.click(screen.getByLabelText('Bass'));
     await user.click(screen.getByLabelText('Violin'));
-    await user.click(screen.getByRole('button', { name: 'Accept' }));
+    await user.click(screen.getByRole('button', { name: /^Accept — / }));
 
     expect(inbox.get('elc-everything')).toBeDefined();
     for (const title of ['String', 'String with email format', 'Integer']) {
@@ -155,7 +155,7 @@ describe('ElicitationForm with the server-everything schema', { timeout: 20_000 
     await user.clear(field('Integer'));
     await user.type(field('Integer'), '5');
     await user.click(screen.getByLabelText('Bass'));
-    await user.click(screen.getByRole('button', { name: 'Accept' }));
+    await user.click(screen.getByRole('button', { name: /^Accept — / }));
     const result = await answer;
     expect(result.ok).toBe(true);
     expect(result.data).toMatchObject({ name: 'Ada', integer: 5, email: 'ada@example.com' });
@@ -165,7 +165,7 @@ describe('ElicitationForm with the server-everything schema', { timeout: 20_000 
   it('decline and cancel are never validated', async () => {
     const declined = setup();
     await declined.user.type(field('String with email format'), 'not-an-email');
-    await declined.user.click(screen.getByRole('button', { name: 'Decline' }));
+    await declined.user.click(screen.getByRole('button', { name: /^Decline — / }));
     await expect(declined.answer).resolves.toEqual({
       id: 'elc-everything',
       ok: false,
@@ -174,7 +174,7 @@ describe('ElicitationForm with the server-everything schema', { timeout: 20_000 
     declined.unmount();
 
     const cancelled = setup();
-    await cancelled.user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await cancelled.user.click(screen.getByRole('button', { name: /^Cancel — / }));
     await expect(cancelled.answer).resolves.toMatchObject({ ok: false, reason: 'cancelled' });
     expect(screen.queryAllByRole('alert')).toEqual([]);
   });
@@ -206,7 +206,7 @@ describe('ElicitationForm with the server-everything schema', { timeout: 20_000 
     await user.tab();
     await user.keyboard(' ');
     await user.tab();
-    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Accept' }));
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: /^Accept — / }));
     await user.keyboard('{Enter}');
     await expect(answer).resolves.toEqual({
       id: 'keys',
@@ -226,8 +226,8 @@ describe('ElicitationForm with the server-everything schema', { timeout: 20_000 
     };
     const { user, answer } = setup(request);
     expect(screen.getByRole('alert').textContent).toMatch(/cannot be shown/);
-    expect(screen.getByRole('button', { name: 'Accept' })).toHaveProperty('disabled', true);
-    await user.click(screen.getByRole('button', { name: 'Decline' }));
+    expect(screen.getByRole('button', { name: /^Accept — / })).toHaveProperty('disabled', true);
+    await user.click(screen.getByRole('button', { name: /^Decline — / }));
     await expect(answer).resolves.toMatchObject({ id: 'broken', ok: false, reason: 'declined' });
   });
 
@@ -282,7 +282,7 @@ describe('ElicitationForm with the server-everything schema', { timeout: 20_000 
     await user.clear(field('Integer'));
     await user.type(field('Integer'), '7');
     expect(screen.queryAllByRole('alert')).toEqual([]);
-    await user.click(screen.getByRole('button', { name: 'Accept' }));
+    await user.click(screen.getByRole('button', { name: /^Accept — / }));
     const result = await answer;
     expect(result).toMatchObject({
       id: 'elc-everything-2',

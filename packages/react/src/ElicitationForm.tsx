@@ -1,7 +1,9 @@
 'use client';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Request } from '@waitfor/core';
+import { ActionButton } from './ActionButton.js';
 import { FormFieldControl } from './FormFieldControl.js';
+import { useLocalization } from './localization.js';
 import { RequestFrame } from './RequestFrame.js';
 import { useElicitationForm } from './useElicitationForm.js';
 import { useRequestView } from './useRequestView.js';
@@ -10,6 +12,7 @@ import { useRequestView } from './useRequestView.js';
 export interface ElicitationFormProps {
   /** A `kind:"input"` Request whose `data.schema` describes the form. */
   request: Request;
+  className?: string;
 }
 
 // Field names come from the server: "constructor" must never read Object.prototype.constructor.
@@ -21,7 +24,8 @@ const own = <T,>(record: Readonly<Record<string, T>>, key: string): T | undefine
  * errors announced, and Accept / Decline / Cancel. A re-ask shows the person's last values, the
  * refused fields' messages and its attempt number.
  */
-export function ElicitationForm({ request }: ElicitationFormProps) {
+export function ElicitationForm({ request, className }: ElicitationFormProps) {
+  const { text, number, fieldError } = useLocalization();
   const view = useRequestView(request);
   const form = useElicitationForm(request, { onAnswer: view.settle });
   const id = useId();
@@ -35,9 +39,10 @@ export function ElicitationForm({ request }: ElicitationFormProps) {
   }, [refusals]);
 
   return (
-    <RequestFrame request={request} status={view.status}>
+    <RequestFrame request={request} status={view.status} className={className} settle={view.settle}>
       <form
         ref={formRef}
+        className="waitfor-form"
         noValidate
         aria-label={request.prompt}
         onSubmit={(event) => {
@@ -47,33 +52,37 @@ export function ElicitationForm({ request }: ElicitationFormProps) {
       >
         {/* A re-ask: the server refused the last answer; its messages are on the fields below. */}
         {form.attempt !== undefined && form.attempt > 1 ? (
-          <p data-waitfor-attempt="">Attempt {form.attempt}</p>
-        ) : null}
-        {form.schemaError ? (
-          <p role="alert">
-            This form cannot be shown: {form.schemaError.message}. You can still decline or cancel.
+          <p className="waitfor-attempt" data-waitfor-attempt="">
+            {text('attempt', { attempt: number(form.attempt) })}
           </p>
         ) : null}
-        {form.fields.map((field, index) => (
-          <FormFieldControl
-            key={field.name}
-            field={field}
-            id={`${id}-${index}`}
-            value={own(form.values, field.name)}
-            error={own(form.errors, field.name)}
-            onChange={(value) => form.setValue(field.name, value)}
+        {form.schemaError ? (
+          <p role="alert" className="waitfor-error">
+            {text('schemaError', { error: form.schemaError.message })}
+          </p>
+        ) : null}
+        {form.fields.map((field, index) => {
+          const error = own(form.errors, field.name);
+          return (
+            <FormFieldControl
+              key={field.name}
+              field={field}
+              id={`${id}-${index}`}
+              value={own(form.values, field.name)}
+              error={error === undefined ? undefined : fieldError(error, field)}
+              onChange={(value) => form.setValue(field.name, value)}
+            />
+          );
+        })}
+        <div className="waitfor-actions">
+          <ActionButton
+            request={request}
+            action="accept"
+            type="submit"
+            disabled={form.schemaError !== undefined}
           />
-        ))}
-        <div>
-          <button type="submit" disabled={form.schemaError !== undefined}>
-            Accept
-          </button>
-          <button type="button" onClick={() => form.decline()}>
-            Decline
-          </button>
-          <button type="button" onClick={() => form.cancel()}>
-            Cancel
-          </button>
+          <ActionButton request={request} action="decline" onClick={() => form.decline()} />
+          <ActionButton request={request} action="cancel" onClick={() => form.cancel()} />
         </div>
       </form>
     </RequestFrame>

@@ -50,14 +50,14 @@ describe('fields named like Object.prototype members', () => {
       expect(field(name).getAttribute('aria-invalid')).toBeNull();
     }
 
-    await user.click(screen.getByRole('button', { name: 'Accept' }));
+    await user.click(screen.getByRole('button', { name: /^Accept — / }));
     expect(inbox.get('form')).toBeDefined();
     expect(messageOf(field('constructor'))).toBe('Required.');
     expect(field('toString').getAttribute('aria-invalid')).toBeNull();
 
     await user.type(field('constructor'), 'c');
     await user.type(field('valueOf'), '5');
-    await user.click(screen.getByRole('button', { name: 'Accept' }));
+    await user.click(screen.getByRole('button', { name: /^Accept — / }));
     await expect(answer).resolves.toEqual({
       id: 'form',
       ok: true,
@@ -105,7 +105,7 @@ describe('what is sent is what the form shows', () => {
     expect(field('Replicas')).toHaveProperty('value', '2');
     expect(field('Notify')).toHaveProperty('checked', true);
     await user.type(field('Service'), 'api');
-    await user.click(screen.getByRole('button', { name: 'Accept' }));
+    await user.click(screen.getByRole('button', { name: /^Accept — / }));
     await expect(answer).resolves.toEqual({
       id: 'form',
       ok: true,
@@ -124,7 +124,7 @@ describe('what is sent is what the form shows', () => {
     const { user, inbox } = setup(input(deploy));
     await user.type(field('Service'), 'api');
     await user.clear(field('Version'));
-    await user.click(screen.getByRole('button', { name: 'Accept' }));
+    await user.click(screen.getByRole('button', { name: /^Accept — / }));
     expect(inbox.get('form')).toBeDefined();
     expect(field('Version')).toHaveProperty('value', '');
     expect(field('Version').getAttribute('aria-invalid')).toBe('true');
@@ -140,7 +140,7 @@ describe('what is sent is what the form shows', () => {
     await user.click(
       within(screen.getByRole('group', { name: 'Channels' })).getByLabelText('email'),
     );
-    await user.click(screen.getByRole('button', { name: 'Accept' }));
+    await user.click(screen.getByRole('button', { name: /^Accept — / }));
     const result = await answer;
     expect(result).toEqual({
       id: 'form',
@@ -157,7 +157,7 @@ describe('what is sent is what the form shows', () => {
     };
     const { user, answer } = setup(input(optional));
     await user.clear(field('Region'));
-    await user.click(screen.getByRole('button', { name: 'Accept' }));
+    await user.click(screen.getByRole('button', { name: /^Accept — / }));
     // An accept without data asks for the schema's defaults; one with data is sent as given.
     await expect(answer).resolves.toEqual({ id: 'form', ok: true, data: {} });
   });

@@ -1,5 +1,7 @@
 'use client';
 import type { FormField } from '@waitfor/core/form';
+import { classNames } from './classNames.js';
+import { useLocalization } from './localization.js';
 
 /** Props of FormFieldControl. */
 export interface FormFieldControlProps {
@@ -9,6 +11,7 @@ export interface FormFieldControlProps {
   /** A unique id prefix (from useId) for this field's control, description and error. */
   id: string;
   onChange(value: unknown): void;
+  className?: string;
 }
 
 const inputTypes = new Map([
@@ -27,24 +30,41 @@ function asList(value: unknown): readonly string[] {
 
 function RequiredMark({ required }: { required: boolean }) {
   // Screen readers hear "required" from the control itself (required / aria-required).
-  return required ? <span aria-hidden="true"> *</span> : null;
+  return required ? (
+    <span className="waitfor-required" aria-hidden="true">
+      {' *'}
+    </span>
+  ) : null;
 }
 
 /** One labelled, keyboard-operable native control for a form field, with its description and error. */
-export function FormFieldControl({ field, value, error, id, onChange }: FormFieldControlProps) {
+export function FormFieldControl({
+  field,
+  value,
+  error,
+  id,
+  onChange,
+  className,
+}: FormFieldControlProps) {
+  const { text } = useLocalization();
   const label = field.title;
+  const part = classNames('waitfor-field', className);
   const descriptionId = `${id}-description`;
   const errorId = `${id}-error`;
-  const hint = field.format === 'date-time' ? 'Date and time, e.g. 2025-01-31T09:00:00Z' : '';
+  const hint = field.format === 'date-time' ? text('dateTimeHint') : '';
   const description = [field.description, hint].filter(Boolean).join(' ');
   const describedBy =
     [description ? descriptionId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
   const aria = { 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy };
   const after = (
     <>
-      {description ? <p id={descriptionId}>{description}</p> : null}
+      {description ? (
+        <p id={descriptionId} className="waitfor-description">
+          {description}
+        </p>
+      ) : null}
       {error ? (
-        <p id={errorId} role="alert">
+        <p id={errorId} className="waitfor-error" role="alert">
           {error}
         </p>
       ) : null}
@@ -53,16 +73,17 @@ export function FormFieldControl({ field, value, error, id, onChange }: FormFiel
 
   if (field.kind === 'boolean') {
     return (
-      <div data-waitfor-field={field.name}>
+      <div className={part} data-waitfor-field={field.name}>
         <input
           id={id}
+          className="waitfor-control"
           type="checkbox"
           checked={value === true}
           aria-required={field.required || undefined}
           onChange={(event) => onChange(event.target.checked)}
           {...aria}
         />
-        <label htmlFor={id}>
+        <label htmlFor={id} className="waitfor-label">
           {label}
           <RequiredMark required={field.required} />
         </label>
@@ -75,17 +96,25 @@ export function FormFieldControl({ field, value, error, id, onChange }: FormFiel
     const selected = asList(value);
     const options = field.options ?? [];
     return (
-      <fieldset id={id} data-waitfor-field={field.name} aria-describedby={describedBy}>
-        <legend>
+      <fieldset
+        id={id}
+        className={part}
+        data-waitfor-field={field.name}
+        aria-describedby={describedBy}
+      >
+        <legend className="waitfor-label">
           {label}
           <RequiredMark required={field.required} />
         </legend>
         {options.map((option, index) => (
-          <div key={option.value}>
+          <div key={option.value} className="waitfor-option">
             <input
               id={`${id}-${index}`}
+              className="waitfor-control"
               type="checkbox"
               checked={selected.includes(option.value)}
+              // A group has no aria-required of its own in ARIA: each box of a required group says it.
+              aria-required={field.required || undefined}
               aria-invalid={error ? true : undefined}
               onChange={(event) =>
                 onChange(
@@ -106,7 +135,7 @@ export function FormFieldControl({ field, value, error, id, onChange }: FormFiel
   }
 
   const heading = (
-    <label htmlFor={id}>
+    <label htmlFor={id} className="waitfor-label">
       {label}
       <RequiredMark required={field.required} />
     </label>
@@ -114,19 +143,20 @@ export function FormFieldControl({ field, value, error, id, onChange }: FormFiel
 
   if (field.kind === 'select') {
     const options = field.options ?? [];
-    const text = asText(value);
+    const chosen = asText(value);
     return (
-      <div data-waitfor-field={field.name}>
+      <div className={part} data-waitfor-field={field.name}>
         {heading}
         <select
           id={id}
-          value={text}
+          className="waitfor-control"
+          value={chosen}
           required={field.required}
           onChange={(event) => onChange(event.target.value)}
           {...aria}
         >
           {/* Without a default the person must choose actively; an optional one can be unset. */}
-          {!field.required || text === '' ? <option value="">Choose…</option> : null}
+          {!field.required || chosen === '' ? <option value="">{text('choose')}</option> : null}
           {options.map((option) => (
             <option key={option.value} value={option.value}>
               {option.label}
@@ -140,10 +170,11 @@ export function FormFieldControl({ field, value, error, id, onChange }: FormFiel
 
   const numeric = field.kind === 'number' || field.kind === 'integer';
   return (
-    <div data-waitfor-field={field.name}>
+    <div className={part} data-waitfor-field={field.name}>
       {heading}
       <input
         id={id}
+        className="waitfor-control"
         type={numeric ? 'number' : (inputTypes.get(field.format ?? '') ?? 'text')}
         value={asText(value)}
         required={field.required}

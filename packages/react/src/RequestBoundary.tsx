@@ -1,8 +1,10 @@
 'use client';
 import { PureComponent } from 'react';
 import type { ComponentType } from 'react';
-import { RefuseButtons } from './RefuseButtons.js';
+import { RefuseButtons } from './ActionButton.js';
+import { useLocalization } from './localization.js';
 import { requestServer } from './requestServer.js';
+import { ServerLine } from './RequestFrame.js';
 import { useAnswer } from './useAnswer.js';
 import { useRequest } from './useRequest.js';
 
@@ -19,16 +21,22 @@ interface RequestBoundaryProps {
 function BrokenRequest({ id }: { id: string }) {
   const request = useRequest(id);
   const answers = useAnswer();
+  const { text } = useLocalization();
   if (request === undefined) return null;
-  const server = requestServer(request);
+  // Built apart from RequestFrame on purpose: if the frame is what failed, this must not fail too.
+  const server = requestServer(request, text('unknownServer'));
   return (
-    <section aria-label={`Request from ${server}`} data-waitfor-kind={request.kind}>
-      <p>
-        <strong data-waitfor-server="">{server}</strong> asks:
+    <section
+      className="waitfor-request waitfor-broken"
+      aria-label={text('region', { server, prompt: request.prompt })}
+      data-waitfor-kind={request.kind}
+    >
+      <ServerLine server={server} />
+      <p className="waitfor-prompt">{request.prompt}</p>
+      <p role="alert" className="waitfor-error">
+        {text('broken')}
       </p>
-      <p>{request.prompt}</p>
-      <p role="alert">This request cannot be shown. You can still decline or cancel it.</p>
-      <div>
+      <div className="waitfor-actions">
         <RefuseButtons request={request} settle={answers.answer} />
       </div>
     </section>

@@ -1,7 +1,11 @@
 'use client';
-import { memo, useMemo } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import type { ComponentType, ReactNode } from 'react';
+import type { Request } from '@waitfor/core';
+import { classNames } from './classNames.js';
+import { useLocalization } from './localization.js';
 import { RequestBoundary } from './RequestBoundary.js';
+import { requestServer } from './requestServer.js';
 import { RequestView } from './RequestView.js';
 import { usePendingRequests } from './usePendingRequests.js';
 import { useRequest } from './useRequest.js';
@@ -21,29 +25,101 @@ export const RequestListItem = memo(function RequestListItem({ id }: RequestList
 export interface RequestListProps {
   /** The component for each Request (memoized by the list); RequestListItem unless told. */
   item?: ComponentType<RequestListItemProps>;
-  /** Shown when nothing is open. */
+  /** Shown when nothing is open; "No open requests." unless told. */
   empty?: ReactNode;
+  className?: string;
 }
+
+// Visually hidden, still read: the announcer is for screen readers; sighted people see the list.
+const hidden = {
+  position: 'absolute',
+  width: 1,
+  height: 1,
+  overflow: 'hidden',
+  clipPath: 'inset(50%)',
+  whiteSpace: 'nowrap',
+} as const;
 
 /**
  * Every open Request of the inbox, one item per id, oldest first. Each item has its own error
  * boundary: one that fails to render shows an error with Decline / Cancel, the others keep working.
+ * A polite live region announces each question that arrives (and who asks). When the question
+ * that held keyboard focus leaves the list (answered, or settled elsewhere), focus moves to the
+ * prompt of the question that took its place (else the one before it), or to the empty note.
  */
-export function RequestList({
-  item = RequestListItem,
-  empty = <p>No open requests.</p>,
-}: RequestListProps) {
+export function RequestList({ item = RequestListItem, empty, className }: RequestListProps) {
+  const { text } = useLocalization();
   const requests = usePendingRequests();
   // Items are memoized by id so answering one Request re-renders only that one.
   const Item = useMemo(() => (item === RequestListItem ? item : memo(item)), [item]);
-  if (requests.length === 0) return <>{empty}</>;
+  const root = useRef<HTMLDivElement>(null);
+  const previous = useRef<readonly Request[] | undefined>(undefined);
+  const focused = useRef<string | undefined>(undefined);
+  const [news, setNews] = useState({ text: '', count: 0 });
+
+  useEffect(() => {
+    const before = previous.current;
+    previous.current = requests;
+    // The first render: what is on screen when the list appears is not news.
+    if (before === undefined) return;
+    const known = new Set(before.map((request) => request.id));
+    const arrived = requests.filter((request) => !known.has(request.id));
+    const [first] = arrived;
+    if (first !== undefined) {
+      setNews(({ count }) => ({
+        // A new node each time (keyed by count): the same words twice, e.g. a re-ask, are read again.
+        count: count + 1,
+        text:
+          arrived.length > 1
+            ? text('arrivedMany', { count: arrived.length })
+            : text('arrived', {
+                server: requestServer(first, text('unknownServer')),
+                prompt: first.prompt,
+              }),
+      }));
+    }
+    const gone = focused.current;
+    if (gone === undefined || requests.some((request) => request.id === gone)) return;
+    focused.current = undefined;
+    // Only focus that fell with the removed question: a person who moved on keeps their place.
+    const active = document.activeElement;
+    if (active !== null && active !== document.body && active.isConnected) return;
+    const index = Math.min(
+      before.findIndex((request) => request.id === gone),
+      requests.length - 1,
+    );
+    const next = index < 0 ? undefined : root.current?.querySelectorAll('.waitfor-item')[index];
+    // The prompt heading comes first in every built-in view; a custom item gets its first control.
+    const target =
+      next?.querySelector<HTMLElement>('.waitfor-prompt, button, input, select, textarea') ??
+      root.current?.querySelector<HTMLElement>('.waitfor-empty');
+    target?.focus();
+  }, [requests, text]);
+
   return (
-    <ul aria-label="Open requests">
-      {requests.map((request) => (
-        <li key={request.id}>
-          <RequestBoundary id={request.id} item={Item} />
-        </li>
-      ))}
-    </ul>
+    <div ref={root} className={classNames('waitfor-list', className)}>
+      <div className="waitfor-announcer" role="status" aria-live="polite" style={hidden}>
+        {news.text ? <span key={news.count}>{news.text}</span> : null}
+      </div>
+      {requests.length === 0 ? (
+        <div className="waitfor-empty" tabIndex={-1}>
+          {empty ?? <p>{text('empty')}</p>}
+        </div>
+      ) : (
+        <ul className="waitfor-items" aria-label={text('list')}>
+          {requests.map((request) => (
+            <li
+              key={request.id}
+              className="waitfor-item"
+              onFocus={() => {
+                focused.current = request.id;
+              }}
+            >
+              <RequestBoundary id={request.id} item={Item} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
   );
 }

@@ -1,20 +1,35 @@
 'use client';
-import { createContext, useContext } from 'react';
+import { createContext, useContext, useMemo } from 'react';
 import type { ReactNode } from 'react';
 import type { Inbox } from '@waitfor/core';
+import { LocalizationContext, localize } from './localization.js';
+import type { LocalizationOptions } from './localization.js';
 import { WaitforReactError } from './waitforReactError.js';
 
 const InboxContext = createContext<Inbox | undefined>(undefined);
 
 /** Props of WaitforProvider. */
-export interface WaitforProviderProps {
+export interface WaitforProviderProps extends LocalizationOptions {
   inbox: Inbox;
   children?: ReactNode;
 }
 
-/** Makes one core inbox available to every waitfor hook and component below it. */
-export function WaitforProvider({ inbox, children }: WaitforProviderProps) {
-  return <InboxContext.Provider value={inbox}>{children}</InboxContext.Provider>;
+/**
+ * Makes one core inbox available to every waitfor hook and component below it, with the texts
+ * (`messages`, a partial set over the English defaults), the `locale` for numbers and times, the
+ * prompt's `headingLevel` and a `translateFieldError` for core's validation messages.
+ */
+export function WaitforProvider({ inbox, children, ...options }: WaitforProviderProps) {
+  const { messages, locale, headingLevel, translateFieldError } = options;
+  const localization = useMemo(
+    () => localize(options),
+    [messages, locale, headingLevel, translateFieldError],
+  );
+  return (
+    <InboxContext.Provider value={inbox}>
+      <LocalizationContext.Provider value={localization}>{children}</LocalizationContext.Provider>
+    </InboxContext.Provider>
+  );
 }
 
 /** The inbox of the nearest WaitforProvider; throws a 'missing_provider' error without one. */

@@ -1,3 +1,6 @@
+import { defaultMessages, formatMessage } from './messages.js';
+import type { WaitforMessageKey } from './messages.js';
+
 /** What a consent view must show and check about a URL before a person opens it. */
 export interface UrlInspection {
   /** The full URL as it will be opened, or the raw text when it cannot be read as a URL. */
@@ -21,15 +24,27 @@ export interface UrlInspection {
 // raw text is checked too.
 const nonAscii = /[^\u0020-\u007e]/;
 
-/** Reads a URL without fetching anything: scheme check, host to highlight, spoofing warnings. */
-export function inspectUrl(url: string | undefined): UrlInspection {
+/** Turns a message key into text; the provider's `text` (useLocalization) fits. */
+export type MessageText = (
+  key: WaitforMessageKey,
+  values?: Readonly<Record<string, string | number>>,
+) => string;
+
+/** @internal English texts, for callers without a provider. */
+export const english: MessageText = (key, values) => formatMessage(defaultMessages[key], values);
+
+/**
+ * Reads a URL without fetching anything: scheme check, host to highlight, spoofing warnings (in
+ * English, or through `text`).
+ */
+export function inspectUrl(url: string | undefined, text: MessageText = english): UrlInspection {
   if (url === undefined || url.trim() === '') {
     return {
       text: '',
       host: undefined,
       port: undefined,
       openable: false,
-      problem: 'No address was given.',
+      problem: text('noAddress'),
       warnings: [],
     };
   }
@@ -42,7 +57,7 @@ export function inspectUrl(url: string | undefined): UrlInspection {
       host: undefined,
       port: undefined,
       openable: false,
-      problem: 'This is not a valid address.',
+      problem: text('badAddress'),
       warnings: [],
     };
   }
@@ -57,12 +72,10 @@ export function inspectUrl(url: string | undefined): UrlInspection {
     nonAscii.test(authority) ||
     (host ?? '').split('.').some((label) => label.startsWith('xn--'))
   ) {
-    warnings.push(
-      'The host contains international (punycode "xn--") characters and may imitate another site.',
-    );
+    warnings.push(text('punycode'));
   }
   if (parsed.username !== '' || parsed.password !== '') {
-    warnings.push('The address carries a user name before "@"; the site is the host shown above.');
+    warnings.push(text('credentials'));
   }
   const web = parsed.protocol === 'http:' || parsed.protocol === 'https:';
   return {
@@ -70,9 +83,7 @@ export function inspectUrl(url: string | undefined): UrlInspection {
     host,
     port: parsed.port === '' ? undefined : parsed.port,
     openable: web && host !== undefined,
-    problem: web
-      ? undefined
-      : `Only http and https addresses can be opened; this one uses "${parsed.protocol}".`,
+    problem: web ? undefined : text('badScheme', { scheme: parsed.protocol }),
     warnings,
   };
 }

@@ -1,6 +1,6 @@
 import { act, renderHook, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApprovalView, formatRemaining, useCountdown } from '@waitfor/react';
+import { ApprovalView, localize, useCountdown } from '@waitfor/react';
 import { ask, renderWithInbox } from './__tests__/harness.js';
 
 beforeEach(() => {
@@ -41,10 +41,14 @@ describe('useCountdown', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
-  it('formats minutes and hours', () => {
-    expect(formatRemaining(65_000)).toBe('1:05');
-    expect(formatRemaining(3_600_000 + 61_000)).toBe('1:01:01');
-    expect(formatRemaining(-5)).toBe('0:00');
+  it('formats the time left through Intl.RelativeTimeFormat, never rounding up', () => {
+    const { relative } = localize();
+    expect(relative(65_000)).toBe('in 65 seconds');
+    expect(relative(119_000)).toBe('in 119 seconds');
+    expect(relative(179_999)).toBe('in 2 minutes');
+    expect(relative(3_600_000 + 61_000)).toBe('in 61 minutes');
+    expect(relative(3 * 3_600_000 - 1)).toBe('in 2 hours');
+    expect(relative(-5)).toBe('in 0 seconds');
   });
 });
 
@@ -59,16 +63,20 @@ describe('a view with expiresAt', () => {
     };
     const { inbox } = renderWithInbox(<ApprovalView request={request} />);
     const answer = ask(inbox, request);
-    expect(screen.getByRole('timer').textContent).toBe('Expires in 1:05');
+    // The deadline's time of day in the runtime's zone, as the view formats it.
+    const at = new Intl.DateTimeFormat('en', { timeStyle: 'short' }).format(
+      new Date(request.expiresAt),
+    );
+    expect(screen.getByRole('timer').textContent).toBe(`Expires in 65 seconds, at ${at}`);
     act(() => {
       vi.advanceTimersByTime(5000);
     });
-    expect(screen.getByRole('timer').textContent).toBe('Expires in 1:00');
+    expect(screen.getByRole('timer').textContent).toBe(`Expires in 60 seconds, at ${at}`);
     act(() => {
       vi.advanceTimersByTime(60_000);
     });
     await expect(answer).resolves.toMatchObject({ id: 'soon', ok: false, reason: 'expired' });
     expect(screen.getByRole('status').textContent).toMatch(/answered elsewhere/i);
-    expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Approve — / })).toBeNull();
   });
 });

@@ -47,14 +47,3 @@ export function useCountdown(
   const remainingMs = Math.max(0, deadline - now);
   return { remainingMs, expired: remainingMs === 0 };
 }
-
-/** Formats milliseconds left as m:ss, or h:mm:ss from one hour on. */
-export function formatRemaining(remainingMs: number): string {
-  const total = Math.ceil(Math.max(0, remainingMs) / 1000);
-  const hours = Math.floor(total / 3600);
-  const minutes = Math.floor((total % 3600) / 60);
-  const seconds = String(total % 60).padStart(2, '0');
-  return hours > 0
-    ? `${hours}:${String(minutes).padStart(2, '0')}:${seconds}`
-    : `${minutes}:${seconds}`;
-}

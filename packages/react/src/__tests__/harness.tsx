@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { createInbox } from '@waitfor/core';
 import type { Answer, Inbox, Request } from '@waitfor/core';
 import { WaitforProvider } from '@waitfor/react';
+import type { WaitforProviderProps } from '@waitfor/react';
 import { afterEach } from 'vitest';
 
 // Without vitest globals Testing Library cannot register its own cleanup.
@@ -11,12 +12,17 @@ afterEach(() => {
   cleanup();
 });
 
-/** Renders UI under a provider of a fresh (or given) inbox. */
+/** Renders UI under a provider of a fresh (or given) inbox, with the given provider settings. */
 export function renderWithInbox(
   ui: ReactNode,
   inbox: Inbox = createInbox(),
+  settings: Omit<WaitforProviderProps, 'inbox' | 'children'> = {},
 ): RenderResult & { inbox: Inbox } {
-  const result = render(<WaitforProvider inbox={inbox}>{ui}</WaitforProvider>);
+  const result = render(
+    <WaitforProvider inbox={inbox} {...settings}>
+      {ui}
+    </WaitforProvider>,
+  );
   return { ...result, inbox };
 }
 
