@@ -1,7 +1,7 @@
 export { createStore, maxScopeLength } from './store';
 export type { Store, StoreOptions } from './store';
 export type { StoreInbox, StoreInboxOptions } from './storeInbox';
-export { maxIdLength } from './storeInbox';
+export { maxIdLength, maxRequestBytes } from './storeInbox';
 export { StoreError } from './storeError';
 export type { StoreErrorCode, StoreErrorOptions } from './storeError';
 export type { Driver, Queryable, Row } from './drivers/driver';

@@ -67,6 +67,9 @@ interface Asker {
 /** The longest request id the store keeps: a NOTIFY payload holds a scope and an id. */
 export const maxIdLength = 1000;
 
+/** The largest Request the store keeps, in bytes of JSON: a server must not fill the database. */
+export const maxRequestBytes = 1024 * 1024;
+
 const bySeq = (a: Open, b: Open): number =>
   a.seq.length - b.seq.length || (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0);
 
@@ -254,6 +257,12 @@ export function createStoreInbox(
         throw new WaitforError('invalid_request', `Request.id is longer than ${maxIdLength}`, {
           path: 'id',
         });
+      const json = JSON.stringify(parsed);
+      if (Buffer.byteLength(json) > maxRequestBytes)
+        throw new WaitforError(
+          'invalid_request',
+          `Request is larger than ${maxRequestBytes} bytes`,
+        );
       if (closed) throw closed;
       const { signal } = context;
       if (signal?.aborted) return resolve(cancel(request, signal.reason));
@@ -271,7 +280,7 @@ export function createStoreInbox(
             scope,
             id,
             parsed.kind,
-            JSON.stringify(parsed),
+            json,
             parsed.data?.origin === undefined ? null : JSON.stringify(parsed.data.origin),
             parsed.expiresAt ?? null,
             host.instance,
