@@ -74,8 +74,9 @@ export function createSuspension(input: {
 const methods: readonly string[] = ['tools/call', 'prompts/get', 'resources/read'];
 
 /**
- * Check untrusted suspension data (e.g. read back from storage); throws 'invalid_params' (the
- * underlying error, e.g. a form schema the spec forbids, as `cause`).
+ * Check untrusted suspension data (e.g. read back from storage), within `limits` when given
+ * (`resume` passes the call's); throws 'invalid_params' (the underlying error, e.g. a form schema
+ * the spec forbids, as `cause`).
  */
 export function parseSuspension(value: unknown, limits?: Partial<BridgeLimits>): Suspension {
   const fail = (message: string, cause?: unknown) =>
