@@ -32,7 +32,10 @@ function BrokenRequest({ id }: { id: string }) {
       data-waitfor-kind={request.kind}
     >
       <ServerLine server={server} />
-      <p className="waitfor-prompt">{request.prompt}</p>
+      {/* Focusable by script only, like a view's prompt heading: the list may move focus here. */}
+      <p className="waitfor-prompt" tabIndex={-1}>
+        {request.prompt}
+      </p>
       <p role="alert" className="waitfor-error">
         {text('broken')}
       </p>

@@ -1,9 +1,9 @@
 import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Request } from '@waitfor/core';
 import { RequestList } from '@waitfor/react';
-import { everyRequest } from './__fixtures__/everyView.js';
+import { BreakingItem, everyRequest } from './__fixtures__/everyView.js';
 import { ask, renderWithInbox } from './__tests__/harness.js';
 
 const question = (id: string, prompt: string, server = 'Travel Desk'): Request => ({
@@ -44,6 +44,21 @@ describe('accessibility of the list', () => {
     await user.click(screen.getByRole('button', { name: 'Decline — First? (Travel Desk)' }));
     expect(document.activeElement).toBe(document.querySelector('.waitfor-empty'));
     expect(document.activeElement?.textContent).toBe('No open requests.');
+  });
+
+  it('focus moves to the next question even when its view failed and shows the error instead', async () => {
+    const user = userEvent.setup();
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const { inbox } = renderWithInbox(<RequestList item={BreakingItem} />);
+      ask(inbox, question('one', 'First?'));
+      ask(inbox, question('broken', 'Broken?'));
+      await user.click(screen.getByRole('button', { name: 'Approve — First? (Travel Desk)' }));
+      expect(document.activeElement?.textContent).toBe('Broken?');
+      expect(document.activeElement?.classList.contains('waitfor-prompt')).toBe(true);
+    } finally {
+      vi.restoreAllMocks();
+    }
   });
 
   it('focus stays where the person put it when a question leaves while they are elsewhere', async () => {
