@@ -43,9 +43,22 @@ export const layering = [
       { ...react, message: 'core knows nothing of React (design.md layering).' },
       { ...mcpSdks, message: 'core knows nothing of MCP (design.md layering).' },
       {
+        // The private runtime is the one exception: it is bundled into core, not a dependency.
+        names: ['@waitfor/*', '!@waitfor/runtime'],
+        pattern: '^@waitfor/(?!runtime$)',
+        message: 'core imports no other @waitfor package (only the bundled @waitfor/runtime).',
+      },
+    ],
+  ),
+  layer(
+    ['packages/runtime/src/**'],
+    [
+      { ...react, message: 'runtime knows nothing of React.' },
+      { ...mcpSdks, message: 'runtime knows nothing of MCP.' },
+      {
         names: ['@waitfor/*'],
         pattern: '^@waitfor/',
-        message: 'core imports no other @waitfor package.',
+        message: 'runtime imports no @waitfor package: every package bundles it.',
       },
     ],
   ),

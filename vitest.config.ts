@@ -15,6 +15,8 @@ const sourceAliases = [
   { find: /^@waitfor\/legacy-spec$/, replacement: here('./packages/legacy-spec/src/index.ts') },
   { find: /^@waitfor\/otel$/, replacement: here('./packages/otel/src/index.ts') },
   { find: /^@waitfor\/react$/, replacement: here('./packages/react/src/index.ts') },
+  // Private, bundled into every package (never published); its own tests are the 'runtime' project.
+  { find: /^@waitfor\/runtime$/, replacement: here('./packages/runtime/src/index.ts') },
   { find: /^@waitfor\/store$/, replacement: here('./packages/store/src/index.ts') },
 ];
 
@@ -26,6 +28,14 @@ export default defineConfig({
       {
         extends: true,
         test: { name: 'core', include: ['packages/core/src/**/*.test.ts'], environment: 'node' },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'runtime',
+          include: ['packages/runtime/src/**/*.test.ts'],
+          environment: 'node',
+        },
       },
       {
         extends: true,

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
@@ -56,6 +56,25 @@ const forbidden: Array<[string, string]> = [
   ['packages/store/src/layer.ts', "import { legacySpec } from '@waitfor/legacy-spec';"],
   ['packages/store/src/layer.ts', "import { connect } from '@waitfor/mcp-bridge/node';"],
   ['packages/store/src/layer.ts', "import { Client } from '@modelcontextprotocol/client';"],
+  // Core's one exception, @waitfor/runtime, opens no door to the other packages.
+  ['packages/core/src/layer.ts', "export const load = () => import('@waitfor/mcp-bridge/node');"],
+  ['packages/core/src/layer.ts', "import { attachWaitFor } from '@waitfor/runtimes';"],
+  // The runtime sits below every package: nothing of ours, no React, no MCP.
+  ['packages/runtime/src/layer.ts', "import { WaitforError } from '@waitfor/core';"],
+  ['packages/runtime/src/layer.ts', "export const load = () => import('@waitfor/core');"],
+  ['packages/runtime/src/layer.ts', "import { useState } from 'react';"],
+  ['packages/runtime/src/layer.ts', "import type { Client } from '@modelcontextprotocol/client';"],
+  // The store sits above core and the bridge: nothing below it may reach up to it.
+  ['packages/core/src/layer.ts', "import { createStore } from '@waitfor/store';"],
+  ['packages/mcp-bridge/src/layer.ts', "import { createStore } from '@waitfor/store';"],
+  ['packages/legacy-spec/src/layer.ts', "import { createStore } from '@waitfor/store';"],
+  ['packages/react/src/layer.ts', "import type { StoreInbox } from '@waitfor/store';"],
+  ['packages/react/src/layer.ts', "export const load = () => import('@waitfor/store');"],
+  ['packages/mcp-bridge/src/layer.ts', "export const load = () => import('@waitfor/store');"],
+  ['packages/store/src/layer.ts', "import { RequestList } from '@waitfor/react';"],
+  ['packages/store/src/layer.ts', "import { legacySpec } from '@waitfor/legacy-spec';"],
+  ['packages/store/src/layer.ts', "import { connect } from '@waitfor/mcp-bridge/node';"],
+  ['packages/store/src/layer.ts', "import { Client } from '@modelcontextprotocol/client';"],
 ];
 
 const allowed: Array<[string, string]> = [
@@ -74,6 +93,16 @@ const allowed: Array<[string, string]> = [
   ['packages/otel/src/layer.ts', "import { trace } from '@opentelemetry/api';"],
   ['packages/otel/src/layer.ts', "import type { BridgeExtension } from '@waitfor/mcp-bridge';"],
   ['packages/otel/src/layer.ts', "import type { Request } from '@waitfor/core';"],
+  ['packages/store/src/layer.ts', "import { createInbox } from '@waitfor/core';"],
+  ['packages/store/src/layer.ts', "import { validateFormAnswer } from '@waitfor/core/form';"],
+  ['packages/store/src/layer.ts', "import { attachWaitFor } from '@waitfor/mcp-bridge';"],
+  ['packages/store/src/layer.ts', "export const load = () => import('pg');"],
+  // Every package may use the private runtime it bundles.
+  ['packages/core/src/layer.ts', "import { schedule } from '@waitfor/runtime';"],
+  ['packages/core/src/layer.ts', "export const load = () => import('@waitfor/runtime');"],
+  ['packages/mcp-bridge/src/layer.ts', "import { isRecord } from '@waitfor/runtime';"],
+  ['packages/legacy-spec/src/layer.ts', "import { createListeners } from '@waitfor/runtime';"],
+  ['packages/react/src/layer.ts', "import { brandClass } from '@waitfor/runtime';"],
   ['packages/store/src/layer.ts', "import { createInbox } from '@waitfor/core';"],
   ['packages/store/src/layer.ts', "import { validateFormAnswer } from '@waitfor/core/form';"],
   ['packages/store/src/layer.ts', "import { attachWaitFor } from '@waitfor/mcp-bridge';"],
@@ -111,4 +140,31 @@ describe('package dependencies follow the layering', () => {
       [],
     );
   });
+});
+
+// @waitfor/runtime is private: a package bundles it (a dev dependency), so no user ever installs it.
+describe('@waitfor/runtime is bundled, never installed', () => {
+  const packages = readdirSync(new URL('../packages', import.meta.url)).filter((name) =>
+    existsSync(new URL(`../packages/${name}/package.json`, import.meta.url)),
+  );
+
+  it('is private and depends on nothing', () => {
+    const runtime = manifest('runtime') as Record<string, unknown>;
+    expect(runtime['private']).toBe(true);
+    expect(runtimeDependencies('runtime')).toEqual([]);
+  });
+
+  it.each(packages.filter((name) => name !== 'runtime'))(
+    '%s does not list it as a dependency or peer',
+    (name) => {
+      expect(runtimeDependencies(name)).not.toContain('@waitfor/runtime');
+    },
+  );
+
+  it.each(['core', 'mcp-bridge', 'legacy-spec', 'react'])(
+    '%s lists it as a workspace dev dependency',
+    (name) => {
+      expect(manifest(name).devDependencies?.['@waitfor/runtime']).toBe('workspace:*');
+    },
+  );
 });

@@ -1,6 +1,7 @@
 // Prints the min+gzip size of every public entry, bundled from source with esbuild. Peer
-// dependencies and the other @waitfor packages are left out (each is counted on its own); regular
-// dependencies such as zod are counted, because a user downloads them.
+// dependencies and the other public @waitfor packages are left out (each is counted on its own);
+// regular dependencies such as zod are counted, because a user downloads them, and so is the
+// private @waitfor/runtime, which every package bundles.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,7 +49,6 @@ function externalsOf(file) {
   );
   return [
     ...Object.keys(manifest.peerDependencies ?? {}),
-    '@waitfor/*',
     '@modelcontextprotocol/*',
     'react',
     'react/*',
@@ -56,6 +56,16 @@ function externalsOf(file) {
     'react-dom/*',
   ];
 }
+
+/** Leaves out the public @waitfor packages; @waitfor/runtime is bundled, as the builds do. */
+const publicPackagesOnly = {
+  name: 'public-packages-only',
+  setup(plugin) {
+    plugin.onResolve({ filter: /^@waitfor\// }, (args) =>
+      args.path === '@waitfor/runtime' ? undefined : { path: args.path, external: true },
+    );
+  },
+};
 
 /** Leaves out every relative import outside `own` (counted by the entry it belongs to). */
 const ownFilesOnly = (own) => ({
@@ -86,7 +96,7 @@ export function esbuildOptions(entry) {
     write: false,
     logLevel: 'silent',
     jsx: 'automatic',
-    plugins: entry.own ? [ownFilesOnly(entry.own)] : [],
+    plugins: entry.own ? [publicPackagesOnly, ownFilesOnly(entry.own)] : [publicPackagesOnly],
   };
 }
 

@@ -1,4 +1,4 @@
-import { createAbortController } from './abortController';
+import { createController } from '@waitfor/runtime';
 import { cancel } from './answers';
 import { nonEmpty, reject } from './check';
 import { answerTo } from './parseAnswer';
@@ -30,7 +30,7 @@ export function boundWaitFor(waitFor: WaitFor, options: BoundWaitForOptions = {}
       // cancelled with the invalid_request error, below.
       parseRequest(request);
       const { signal } = context;
-      const inner = createAbortController();
+      const inner = createController();
       const stop = watch(request, signal, now, timeoutMs, resolve, (answer) => {
         // The bound ended the wait first: tell the inner waitFor, so it drops the question.
         inner.abort(signal?.reason);

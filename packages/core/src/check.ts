@@ -1,9 +1,9 @@
 import type { WaitforErrorCode } from './waitforError';
 import { WaitforError } from './waitforError';
+import { isRecord } from '@waitfor/runtime';
 
-/** True for a plain object: not null, not an array, not a Map/Date/…. Works across realms. */
-export const isRecord = (value: unknown): value is Record<string, unknown> =>
-  ({}).toString.call(value) === '[object Object]';
+// One record check for every package: an object with readable keys, not null, not an array.
+export { isRecord } from '@waitfor/runtime';
 
 /** Throws a WaitforError about the field at `path`. */
 export function fail(code: WaitforErrorCode, path: string, message: string): never {

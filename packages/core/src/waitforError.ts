@@ -1,4 +1,4 @@
-const brand: unique symbol = Symbol.for('waitfor.error');
+import { brandClass } from '@waitfor/runtime';
 
 /** What went wrong, as a stable string a caller can switch on. */
 export type WaitforErrorCode =
@@ -36,13 +36,6 @@ export class WaitforError extends Error {
     this.path = options.path;
   }
 
-  // A Symbol.for brand, not instanceof, so two installed copies of core recognise each other.
-  get [brand](): true {
-    return true;
-  }
-
-  /** True when `value` is a WaitforError from any copy of @waitfor/core. */
-  static isInstance(value: unknown): value is WaitforError {
-    return (value as { [brand]?: unknown } | undefined)?.[brand] === true;
-  }
+  /** True when `value` is a WaitforError from any copy of @waitfor/core (a Symbol.for brand, not instanceof). */
+  static isInstance: (value: unknown) => value is WaitforError = brandClass(this, 'waitfor.error');
 }

@@ -1,6 +1,6 @@
 import { cancel, expire } from './answers';
 import { parseDateTime } from './dateTime';
-import { schedule } from './timers';
+import { schedule } from '@waitfor/runtime';
 import type { AbortSignalLike, Answer, Request } from './types';
 
 // The two ways a wait ends without an answer, shared by boundWaitFor and the inbox.

@@ -1,6 +1,7 @@
-/** True for any non-null object (arrays and errors included). */
-export const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null;
+import { isRecord } from '@waitfor/runtime';
+
+// The one record check of every package (a cause chain holds Errors, which count).
+export { isRecord } from '@waitfor/runtime';
 
 /**
  * The first non-undefined `pick` of `error` or a link of its `cause` chain. The chain is followed

@@ -26,7 +26,7 @@ import {
   type FormSchema,
 } from '@waitfor/core/form';
 import { abortedError, BridgeError, messageOf } from './bridgeError';
-import { isAborted } from './runtime';
+import { isAborted } from '@waitfor/runtime';
 import {
   answerToElicitResult,
   elicitationToRequest,

@@ -7,6 +7,7 @@
  * with the SDK's abort signal passed along; an undeclared mode is refused with JSON-RPC -32602.
  */
 import type { AbortSignalLike, Request, RequestOrigin, WaitFor } from '@waitfor/core';
+import { createListeners, type Listeners } from '@waitfor/runtime';
 import { askPerson, checkQuestion, DEFAULT_MAX_ATTEMPTS, type AskHooks } from './askPerson';
 import { BridgeError } from './bridgeError';
 import { declaredModes, elicitationCapabilities, type ElicitationMode } from './capabilities';
@@ -112,20 +113,14 @@ export function attachWaitFor(client: object, options: AttachOptions): Attachmen
   if (!port.isConnected()) port.registerCapabilities(capabilities as Record<string, unknown>);
 
   const open = new Map<string, Request>();
-  const listeners = {
-    request: new Set<(value: never) => void>(),
-    answer: new Set<(value: never) => void>(),
-    close: new Set<(value: never) => void>(),
+  // A listener's failure must not break the bridge, or the SDK's close handling: each is isolated.
+  const listeners: { [E in keyof BridgeEvents]: Listeners<BridgeEvents[E]> } = {
+    request: createListeners(),
+    answer: createListeners(),
+    close: createListeners(),
   };
-  const emit = <E extends keyof BridgeEvents>(event: E, value: BridgeEvents[E]) => {
-    for (const listener of [...listeners[event]]) {
-      try {
-        (listener as (value: BridgeEvents[E]) => void)(value);
-      } catch {
-        // A listener's failure must not break the bridge, or the SDK's close handling.
-      }
-    }
-  };
+  const emit = <E extends keyof BridgeEvents>(event: E, value: BridgeEvents[E]) =>
+    listeners[event].emit(value);
   const hooks: AskHooks = {
     request: (request) => {
       open.set(request.id, request);
@@ -146,11 +141,9 @@ export function attachWaitFor(client: object, options: AttachOptions): Attachmen
     modes,
     onNotification: (method, handler) => port.onNotification(method, handler),
     openRequests: () => [...open.values()],
-    on: (event, listener) => {
-      listeners[event].add(listener as (value: never) => void);
-      return () => void listeners[event].delete(listener as (value: never) => void);
-    },
+    on: (event, listener) => listeners[event].add(listener),
   };
+
   const state: AttachmentState = {
     port,
     options: { ...options, maxAttempts, limits },

@@ -1,5 +1,5 @@
 import type { AbortSignalLike } from '@waitfor/core';
-import { isAborted } from './runtime';
+import { brandClass, isAborted, isRecord } from '@waitfor/runtime';
 
 /** What went wrong, as a string literal a caller can switch on. */
 export type BridgeErrorCode =
@@ -45,8 +45,6 @@ export interface BridgeErrorOptions {
   details?: Record<string, unknown>;
 }
 
-const brand = Symbol.for('waitfor.mcp-bridge.error');
-
 /** The one error class of @waitfor/mcp-bridge: local failures and wrapped wire errors alike. */
 export class BridgeError extends Error {
   // `declare`: assigned in the constructor, so no field initialisers are emitted.
@@ -64,21 +62,13 @@ export class BridgeError extends Error {
     this.rpc = options.rpc;
     this.lastResult = options.lastResult;
     this.details = options.details;
-    Object.defineProperty(this, brand, { value: true });
   }
 
   /** True for a BridgeError from any installed copy of this package. */
-  static isInstance(value: unknown): value is BridgeError {
-    return (
-      typeof value === 'object' &&
-      value !== null &&
-      (value as Record<symbol, unknown>)[brand] === true
-    );
-  }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
+  static isInstance: (value: unknown) => value is BridgeError = brandClass(
+    this,
+    'waitfor.mcp-bridge.error',
+  );
 }
 
 /** The 'aborted' BridgeError every aborted call or question ends with. */

@@ -16,7 +16,7 @@ import {
   type SamplingHandler,
 } from './attachWaitFor';
 import { BridgeError, toBridgeError } from './bridgeError';
-import { linkedController } from './runtime';
+import { linkedController, MAX_TIMER_DELAY } from '@waitfor/runtime';
 import { declaredModes, elicitationCapabilities, type ElicitationMode } from './capabilities';
 import { clientPort, type ClientPort } from './clientPort';
 import type { BridgeExtension, CallInfo, CallMethod } from './extension';
@@ -38,7 +38,8 @@ export interface CallOptions {
   signal?: AbortSignalLike;
   /**
    * Time budget in ms. Modern era: per wire leg (the person's time between legs never counts).
-   * Legacy era: for the whole call, paused while a question is open. Default 60 000.
+   * Legacy era: for the whole call, paused while a question is open. Default 60 000; `Infinity`
+   * for none. An SDK request waits at most 2^31 - 1 ms (about 24.8 days), whatever is asked.
    */
   timeout?: number;
   /** Cap on input_required retries (modern era, default 10). */
@@ -208,7 +209,8 @@ async function run(
   // unchanged, so an extension's typed errors stay typed.
   const last = async (): Promise<unknown> => {
     // Detaching the bridge (connection.close) ends a modern loop too, so no question outlives it.
-    const scope = linkedController(options.signal, state?.links.detached);
+    const scope = linkedController(options.signal);
+    const unfollow = state?.links.follow(scope);
     try {
       return resolved.era === 'legacy'
         ? await legacyCall(resolved.port, method, base, {
@@ -221,7 +223,9 @@ async function run(
             port: resolved.port,
             method,
             signal: scope.signal,
-            timeout,
+            // The SDK times each leg with one timer, which fires at once past MAX_TIMER_DELAY: a
+            // longer budget (Infinity: none) waits as long as one timer can.
+            timeout: Math.min(timeout, MAX_TIMER_DELAY),
             maxRounds,
             durable,
             origin: { server: resolved.serverName, era: 'modern', ...callOrigin(call) },
@@ -238,6 +242,7 @@ async function run(
       throw toBridgeError(error, options.signal);
     } finally {
       scope.dispose();
+      unfollow?.();
     }
   };
   // Legacy era: however the call ends, a question it pushed that is still open can no longer be

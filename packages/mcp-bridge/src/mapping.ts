@@ -6,6 +6,7 @@
  * The bridge's handlers add more (origin, defaults, validation); these functions never do.
  */
 import { createRequestId, type Answer, type Request } from '@waitfor/core';
+import { isRecord } from '@waitfor/runtime';
 import { BridgeError } from './bridgeError';
 
 /** The result of an elicitation, as the protocol wants it back. */
@@ -19,10 +20,8 @@ export type ElicitationParams =
   | { mode: 'form'; message: string; requestedSchema: Record<string, unknown> }
   | { mode: 'url'; message: string; url: string; elicitationId?: string };
 
-/** True for a plain object (not null, not an array): the shape of every params/result map. */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+// The one record check of every package (not null, not an array), for the shape of params/result maps.
+export { isRecord } from '@waitfor/runtime';
 
 const invalid = (message: string) =>
   new BridgeError('invalid_params', `Invalid elicitation params: ${message}`);

@@ -4,6 +4,7 @@ import { WaitforError, accept, cancel, decline } from '@waitfor/core';
 import type { Answer, Request, RequestData } from '@waitfor/core';
 import { formDefaults, formFields, parseFormSchema, validateFormAnswer } from '@waitfor/core/form';
 import type { FormField, FormSchema } from '@waitfor/core/form';
+import { isRecord } from '@waitfor/runtime';
 import { useAnswer } from './useAnswer.js';
 
 /** Options of useElicitationForm. */
@@ -66,9 +67,6 @@ function parse(schema: unknown): Parsed {
     };
   }
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 // Field names come from the server: in a record without prototype, "__proto__" or "constructor" is
 // an ordinary key, never Object.prototype or its members.

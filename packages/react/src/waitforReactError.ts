@@ -1,4 +1,4 @@
-const brand = Symbol.for('waitfor.react.error');
+import { brandClass } from '@waitfor/runtime';
 
 /** What went wrong in @waitfor/react. */
 export type WaitforReactErrorCode = 'missing_provider';
@@ -6,7 +6,6 @@ export type WaitforReactErrorCode = 'missing_provider';
 /** The one error class of @waitfor/react; recognised across installed copies by its brand. */
 export class WaitforReactError extends Error {
   readonly code: WaitforReactErrorCode;
-  readonly [brand] = true;
 
   constructor(code: WaitforReactErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -15,11 +14,8 @@ export class WaitforReactError extends Error {
   }
 
   /** True for a WaitforReactError from any installed copy of this package. */
-  static isInstance(value: unknown): value is WaitforReactError {
-    return (
-      typeof value === 'object' &&
-      value !== null &&
-      (value as Record<symbol, unknown>)[brand] === true
-    );
-  }
+  static isInstance: (value: unknown) => value is WaitforReactError = brandClass(
+    this,
+    'waitfor.react.error',
+  );
 }

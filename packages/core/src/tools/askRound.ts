@@ -1,4 +1,4 @@
-import { createAbortController } from '../abortController';
+import { createController as createAbortController } from '@waitfor/runtime';
 import type { AbortSignalLike, Answer, Request, WaitFor } from '../types';
 import { askRequest } from './askRequest';
 

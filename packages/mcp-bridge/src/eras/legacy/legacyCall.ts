@@ -8,7 +8,7 @@ import type { AbortSignalLike } from '@waitfor/core';
 import { BridgeError, toBridgeError } from '../../bridgeError';
 import type { ClientPort } from '../../clientPort';
 import type { BridgeEvents, CallMethod, ExtensionHost } from '../../extension';
-import { linkedController, MAX_TIMER_DELAY, schedule } from '../../runtime';
+import { linkedController, MAX_TIMER_DELAY, schedule } from '@waitfor/runtime';
 
 /** Options of a legacy call. */
 export interface LegacyCallOptions {

@@ -23,7 +23,7 @@ import { BridgeError } from '../../bridgeError';
 import type { ElicitationMode } from '../../capabilities';
 import type { CallInfo } from '../../extension';
 import type { BridgeLimits } from '../../limits';
-import { createController, isAborted, type ControllerLike } from '../../runtime';
+import { createController, isAborted, type ControllerLike } from '@waitfor/runtime';
 
 /** What a legacy call sets for the questions attributed to it, instead of the attachment's. */
 export interface QuestionOptions {
@@ -58,9 +58,13 @@ export interface QuestionLinks {
   beginCall(call: CallInfo, own?: QuestionOptions): () => void;
   /** A question arrived; `link: false` keeps it apart from the calls (modern-era handler calls). */
   openQuestion(sdkSignal: AbortSignalLike | undefined, link: boolean): LinkedQuestion;
-  /** Aborts once `abortAll` ran: calls of any era stop serving the person then. */
-  readonly detached: AbortSignalLike;
-  /** Abort every open question and `detached` (the attachment is going away). */
+  /**
+   * A bridge call of either era stops serving the person with `abortAll` (at once if it already
+   * ran); returns the unlink. The calls join the set `abortAll` walks: one walk, not a listener per
+   * call on one signal (Node warns past 10).
+   */
+  follow(call: ControllerLike): () => void;
+  /** Abort every open question and every call following the links (the attachment is going away). */
   abortAll(reason: unknown): void;
 }
 
@@ -68,7 +72,7 @@ export interface QuestionLinks {
 export function createQuestionLinks(): QuestionLinks {
   const calls = new Set<LiveCall>();
   const open = new Set<ControllerLike>();
-  const detached = createController();
+  let detached: { reason: unknown } | undefined;
 
   return {
     beginCall(info, own) {
@@ -117,11 +121,15 @@ export function createQuestionLinks(): QuestionLinks {
       };
     },
 
-    detached: detached.signal,
+    follow(call) {
+      if (detached) call.abort(detached.reason);
+      open.add(call);
+      return () => void open.delete(call);
+    },
 
     abortAll(reason) {
-      for (const question of open) question.abort(reason);
-      detached.abort(reason);
+      detached = { reason };
+      for (const controller of open) controller.abort(reason);
     },
   };
 }

@@ -11,7 +11,7 @@
  */
 import type { AbortSignalLike, RequestOrigin } from '@waitfor/core';
 import { abortedError, BridgeError, toBridgeError } from '../../bridgeError';
-import { isAborted } from '../../runtime';
+import { isAborted } from '@waitfor/runtime';
 import type { ClientPort } from '../../clientPort';
 import type { CallMethod } from '../../extension';
 import {

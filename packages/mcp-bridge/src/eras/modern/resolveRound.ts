@@ -12,7 +12,7 @@ import { askPerson, checkQuestion, type AskHooks } from '../../askPerson';
 import { BridgeError } from '../../bridgeError';
 import type { ElicitationMode } from '../../capabilities';
 import { isRecord, parseElicitationParams } from '../../mapping';
-import { createController, linkedController } from '../../runtime';
+import { createController, linkedController } from '@waitfor/runtime';
 import type { AttachOptions } from '../../attachWaitFor';
 import { checkBound, type BridgeLimits } from '../../limits';
 

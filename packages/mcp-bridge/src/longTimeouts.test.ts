@@ -1,0 +1,84 @@
+/**
+ * `timeout: Infinity` means no limit, and a delay past what one JavaScript timer holds (2^31 - 1 ms,
+ * about 24.8 days) is waited out, not fired at once. Real dual-era server over HTTP, real clients of
+ * both SDK generations, both eras; Node's TimeoutOverflowWarning (an overflowing timer) fails too.
+ */
+import { accept } from '@waitfor/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  scriptedPerson,
+  sleep,
+  textOf,
+  useDualEraServer,
+  withOpenClient,
+  type ClientKind,
+} from './__fixtures__/clients';
+import { callTool } from './index';
+
+const server = useDualEraServer();
+/** Every field of the fixture's form, so the server echoes exactly this. */
+const answer = { name: 'Ada', age: 30, color: 'blue' };
+
+let warnings: Error[] = [];
+const onWarning = (warning: Error) => {
+  warnings.push(warning);
+};
+beforeEach(() => {
+  warnings = [];
+  process.on('warning', onWarning);
+});
+afterEach(() => {
+  process.off('warning', onWarning);
+});
+
+/** Node reports a warning on a later tick: let it arrive before looking. */
+const processWarnings = async () => {
+  await new Promise((resolve) => setImmediate(resolve));
+  return warnings.map((warning) => warning.name);
+};
+
+describe.each<[ClientKind, 'legacy' | 'modern']>([
+  ['v2-modern', 'modern'],
+  ['v2-legacy', 'legacy'],
+  ['v1', 'legacy'],
+])('%s client (%s era)', (kind) => {
+  it.each([Infinity, 2 ** 31, 2 ** 40])(
+    'timeout %s: a question answered after a moment completes the call',
+    async (timeout) => {
+      // The person takes a moment: an overflowing timer would have ended the call long before.
+      const person = scriptedPerson(async (request) => {
+        await sleep(150);
+        return accept(request, answer);
+      });
+      await withOpenClient(
+        kind,
+        'http',
+        { url: server.url },
+        { waitFor: person.waitFor },
+        async (client) => {
+          const result = await callTool(client, { name: 'ask_form' }, { timeout });
+          expect(textOf(result)).toBe(`accept:${JSON.stringify(answer)}`);
+        },
+      );
+      expect(await processWarnings()).toEqual([]);
+    },
+  );
+
+  it('timeout Infinity: a slow server is waited for', async () => {
+    await withOpenClient(
+      kind,
+      'http',
+      { url: server.url },
+      { waitFor: scriptedPerson((request) => accept(request)).waitFor },
+      async (client) => {
+        const result = await callTool(
+          client,
+          { name: 'slow', arguments: { ms: 150 } },
+          { timeout: Infinity },
+        );
+        expect(textOf(result)).toBe('slept 150');
+      },
+    );
+    expect(await processWarnings()).toEqual([]);
+  });
+});

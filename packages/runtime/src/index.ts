@@ -1,0 +1,10 @@
+/**
+ * Helpers every waitfor package needs, written once. Private: each public package bundles what it
+ * uses (code and types), so nothing here is part of any public API or installed on its own.
+ */
+export { brandClass } from './errorBrand';
+export { createController, isAborted, linkedController } from './controller';
+export type { ControllerLike, SignalLike } from './controller';
+export { isRecord } from './isRecord';
+export { createListeners, type Listeners } from './listeners';
+export { MAX_TIMER_DELAY, schedule, scheduleUnref } from './schedule';
