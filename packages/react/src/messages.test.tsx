@@ -2,7 +2,7 @@ import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { createInbox } from '@waitfor/core';
-import { defaultMessages, ElicitationForm, RequestList } from '@waitfor/react';
+import { defaultMessages, ElicitationForm, RequestList, WaitforProvider } from '@waitfor/react';
 import type { WaitforMessageKey, WaitforMessages } from '@waitfor/react';
 import { EveryView, everyRequest, everyViewInbox } from './__fixtures__/everyView.js';
 import { ask, renderWithInbox } from './__tests__/harness.js';
@@ -76,6 +76,19 @@ describe('messages', () => {
     ask(inbox, { id: 'one', kind: 'approval', prompt: 'Eins?' });
     expect(screen.getByRole('button', { name: 'Freigeben — Eins? (Unknown server)' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Decline — Eins? (Unknown server)' })).toBeTruthy();
+  });
+
+  it('the messages prop is typed: a misspelt key or a value that is not text does not compile', () => {
+    const inbox = createInbox();
+    const misspelt = (
+      // @ts-expect-error -- "acept" is no message
+      <WaitforProvider inbox={inbox} messages={{ acept: 'Annehmen' }} />
+    );
+    const notText = (
+      // @ts-expect-error -- a message is text
+      <WaitforProvider inbox={inbox} messages={{ accept: 1 }} />
+    );
+    expect([misspelt, notText]).toHaveLength(2);
   });
 
   it('a host translates core validation messages per field with translateFieldError', async () => {
