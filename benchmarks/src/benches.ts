@@ -3,6 +3,7 @@ import { benchBundleSize } from './bundleSize';
 import { benchInboxScale } from './inboxScale';
 import { benchLegacyHandler } from './legacyHandler';
 import { benchModernLoop } from './modernLoop';
+import { benchOtelOverhead } from './otelOverhead';
 import { benchRoundConcurrency } from './roundConcurrency';
 import { benchSchemaScale } from './schemaScale';
 import type { BenchResult } from './result';
@@ -16,4 +17,5 @@ export const benches: Record<string, () => Promise<BenchResult>> = {
   react: async () => (await import('./reactList')).benchReactList(),
   'bundle-size': benchBundleSize,
   'schema-scale': benchSchemaScale,
+  'otel-overhead': benchOtelOverhead,
 };
