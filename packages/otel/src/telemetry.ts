@@ -23,13 +23,8 @@ import {
   type Meter,
   type Tracer,
 } from '@opentelemetry/api';
-import type { Request, WaitFor } from '@waitfor/core';
-import {
-  MODERN_PROTOCOL_VERSION,
-  type BridgeExtension,
-  type CallInfo,
-  type ExtensionHost,
-} from '@waitfor/mcp-bridge';
+import type { Answer, Request, WaitFor, WaitForContext } from '@waitfor/core';
+import { MODERN_PROTOCOL_VERSION, type BridgeExtension, type CallInfo } from '@waitfor/mcp-bridge';
 import {
   bounded,
   isRecord,
@@ -47,7 +42,7 @@ import {
   TOOL_NAME,
   withoutQuery,
 } from './attributes';
-import { instrumentsOf, SCOPE } from './instruments';
+import { instrumentsOf, SCOPE, type Instruments } from './instruments';
 import type { LiveCall } from './liveCall';
 import { createQuestionTracker } from './questions';
 import { extractTraceparent, injectTraceparent } from './traceparent';
@@ -111,11 +106,101 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
   const questions = createQuestionTracker(calls);
   const propagate = options.propagate ?? true;
 
-  const begin = (request: Request, host: ExtensionHost | undefined): void => {
+  /** The tracer and instruments to record with now; undefined without an SDK (then do nothing). */
+  const recorders = (): [Tracer | undefined, Instruments | undefined] | undefined => {
     const tracer = tracerOf(options.tracer);
     const instruments = instrumentsOf(options.meter);
-    if (tracer !== undefined || instruments !== undefined)
-      questions.begin(request, host, tracer, instruments);
+    return tracer === undefined && instruments === undefined ? undefined : [tracer, instruments];
+  };
+
+  const recordCall = async (
+    call: CallInfo,
+    next: () => Promise<unknown>,
+    [tracer, instruments]: [Tracer | undefined, Instruments | undefined],
+  ): Promise<unknown> => {
+    const attributes = callAttributes(call);
+    const live: LiveCall = {
+      host: call.host,
+      attributes,
+      context: undefined,
+      open: 0,
+      rounds: 0,
+      questions: 0,
+    };
+    const remote = extractTraceparent(call.params);
+    const outer = contextApi.active();
+    let parent = outer;
+    const links: Link[] = [];
+    if (remote !== undefined) {
+      const current = trace.getSpanContext(outer);
+      if (current !== undefined && isSpanContextValid(current)) links.push({ context: remote });
+      else parent = trace.setSpanContext(outer, remote);
+    }
+    const target = attributes[TOOL_NAME] ?? attributes[PROMPT_NAME];
+    const span = tracer?.startSpan(
+      target === undefined ? call.method : `${call.method} ${String(target)}`,
+      { kind: SpanKind.CLIENT, attributes, links },
+      parent,
+    );
+    if (span !== undefined && span.isRecording()) {
+      live.context = trace.setSpan(parent, span);
+      if (propagate) injectTraceparent(call.params, span.spanContext());
+    }
+    calls.add(live);
+    let rounds = call.era === 'modern' ? () => live.rounds : undefined;
+    try {
+      const outcome = await contextApi.with(live.context ?? outer, next);
+      const suspension =
+        call.era === 'modern' && isRecord(outcome) && outcome['status'] === 'suspended'
+          ? outcome['suspension']
+          : undefined;
+      span?.setAttribute(CALL_STATUS, suspension === undefined ? 'complete' : 'suspended');
+      // A suspension counts its rounds itself (durable calls ask no one in this process).
+      if (isRecord(suspension) && typeof suspension['round'] === 'number') {
+        const round = suspension['round'];
+        rounds = () => round;
+      }
+      return outcome;
+    } catch (error) {
+      span?.setAttribute(ERROR_TYPE, errorTypeOf(error));
+      span?.setStatus({ code: SpanStatusCode.ERROR });
+      throw error;
+    } finally {
+      calls.delete(live);
+      if (rounds !== undefined) {
+        instruments?.rounds.record(rounds(), {
+          [METHOD]: call.method,
+          [SERVER]: attributes[SERVER],
+        });
+        span?.setAttribute(ROUNDS, rounds());
+      }
+      span?.setAttribute(QUESTIONS, live.questions);
+      span?.end();
+    }
+  };
+
+  const recordQuestion = async (
+    waitFor: WaitFor,
+    request: Request,
+    waitContext: WaitForContext | undefined,
+    [tracer, instruments]: [Tracer | undefined, Instruments | undefined],
+  ): Promise<Answer> => {
+    questions.begin(request, undefined, tracer, instruments);
+    const signal = waitContext?.signal;
+    // A waitFor that ignores its signal must not keep the question open in the records.
+    const onAbort = () => questions.settle(request, undefined);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted === true) onAbort();
+    try {
+      const answer = await waitFor(request, waitContext);
+      questions.settle(request, answer);
+      return answer;
+    } catch (error) {
+      questions.settle(request, undefined);
+      throw error;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
   };
 
   return {
@@ -123,7 +208,10 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
 
     setup(host) {
       const removers = [
-        host.on('request', (request) => begin(request, host)),
+        host.on('request', (request) => {
+          const recording = recorders();
+          if (recording !== undefined) questions.begin(request, host, ...recording);
+        }),
         host.on('answer', ({ request, answer }) => questions.settle(request, answer)),
       ];
       return () => {
@@ -131,92 +219,18 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
       };
     },
 
-    async aroundCall(call, next) {
-      const tracer = tracerOf(options.tracer);
-      const instruments = instrumentsOf(options.meter);
-      if (tracer === undefined && instruments === undefined) return next();
-      const attributes = callAttributes(call);
-      const live: LiveCall = {
-        host: call.host,
-        attributes,
-        context: undefined,
-        open: 0,
-        rounds: 0,
-        questions: 0,
-      };
-      const remote = extractTraceparent(call.params);
-      const active = contextApi.active();
-      let parent = active;
-      const links: Link[] = [];
-      if (remote !== undefined) {
-        const current = trace.getSpanContext(active);
-        if (current !== undefined && isSpanContextValid(current)) links.push({ context: remote });
-        else parent = trace.setSpanContext(active, remote);
-      }
-      const target = attributes[TOOL_NAME] ?? attributes[PROMPT_NAME];
-      const span = tracer?.startSpan(
-        target === undefined ? call.method : `${call.method} ${String(target)}`,
-        { kind: SpanKind.CLIENT, attributes, links },
-        parent,
-      );
-      if (span !== undefined && span.isRecording()) {
-        live.context = trace.setSpan(parent, span);
-        if (propagate) injectTraceparent(call.params, span.spanContext());
-      }
-      calls.add(live);
-      let rounds = call.era === 'modern' ? () => live.rounds : undefined;
-      try {
-        const outcome = await contextApi.with(live.context ?? active, next);
-        const suspension =
-          call.era === 'modern' && isRecord(outcome) && outcome['status'] === 'suspended'
-            ? outcome['suspension']
-            : undefined;
-        span?.setAttribute(CALL_STATUS, suspension === undefined ? 'complete' : 'suspended');
-        // A suspension counts its rounds itself (durable calls ask no one in this process).
-        if (isRecord(suspension) && typeof suspension['round'] === 'number') {
-          const round = suspension['round'];
-          rounds = () => round;
-        }
-        return outcome;
-      } catch (error) {
-        span?.setAttribute(ERROR_TYPE, errorTypeOf(error));
-        span?.setStatus({ code: SpanStatusCode.ERROR });
-        throw error;
-      } finally {
-        calls.delete(live);
-        if (rounds !== undefined) {
-          instruments?.rounds.record(rounds(), {
-            [METHOD]: call.method,
-            [SERVER]: attributes[SERVER],
-          });
-          span?.setAttribute(ROUNDS, rounds());
-        }
-        span?.setAttribute(QUESTIONS, live.questions);
-        span?.end();
-      }
+    // Without an SDK the hooks hand over at once: no promise, no record, no params change.
+    aroundCall(call, next) {
+      const recording = recorders();
+      return recording === undefined ? next() : recordCall(call, next, recording);
     },
 
     instrument(waitFor) {
-      return async (request, waitContext) => {
-        const tracer = tracerOf(options.tracer);
-        const instruments = instrumentsOf(options.meter);
-        if (tracer === undefined && instruments === undefined) return waitFor(request, waitContext);
-        questions.begin(request, undefined, tracer, instruments);
-        const signal = waitContext?.signal;
-        // A waitFor that ignores its signal must not keep the question open in the records.
-        const onAbort = () => questions.settle(request, undefined);
-        signal?.addEventListener('abort', onAbort, { once: true });
-        if (signal?.aborted === true) onAbort();
-        try {
-          const answer = await waitFor(request, waitContext);
-          questions.settle(request, answer);
-          return answer;
-        } catch (error) {
-          questions.settle(request, undefined);
-          throw error;
-        } finally {
-          signal?.removeEventListener('abort', onAbort);
-        }
+      return (request, waitContext) => {
+        const recording = recorders();
+        return recording === undefined
+          ? waitFor(request, waitContext)
+          : recordQuestion(waitFor, request, waitContext, recording);
       };
     },
   };
