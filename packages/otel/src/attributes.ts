@@ -116,8 +116,7 @@ export function questionAttributes(request: Request): Attributes {
   const attributes: Attributes = {
     [REQUEST_ID]: bounded(request.id),
     [KIND]: bounded(request.kind) ?? 'unknown',
-    [ATTEMPT]:
-      typeof attempt === 'number' && Number.isInteger(attempt) && attempt > 1 ? attempt : 1,
+    [ATTEMPT]: Number.isInteger(attempt) && (attempt as number) > 1 ? (attempt as number) : 1,
   };
   const put = (name: string, value: string | undefined) => {
     if (value !== undefined) attributes[name] = value;

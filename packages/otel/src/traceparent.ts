@@ -36,9 +36,9 @@ export function extractTraceparent(params: Record<string, unknown>): SpanContext
 
 /** Write `context` as `params._meta.traceparent` (a new `_meta`, keeping the other keys). */
 export function injectTraceparent(params: Record<string, unknown>, context: SpanContext): void {
-  const flags = (context.traceFlags & 1).toString(16).padStart(2, '0');
   params['_meta'] = {
     ...metaOf(params),
-    traceparent: `00-${context.traceId}-${context.spanId}-${flags}`,
+    // Only the sampled flag is defined: the flags are 00 or 01.
+    traceparent: `00-${context.traceId}-${context.spanId}-0${context.traceFlags & 1}`,
   };
 }
