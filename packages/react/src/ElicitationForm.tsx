@@ -40,11 +40,12 @@ export function ElicitationForm({ request, className }: ElicitationFormProps) {
 
   return (
     <RequestFrame request={request} status={view.status} className={className} settle={view.settle}>
+      {/* No name of its own: a named form is a landmark, and two servers asking the same prompt
+          would make two alike; the section around it names the question and its server. */}
       <form
         ref={formRef}
         className="waitfor-form"
         noValidate
-        aria-label={request.prompt}
         onSubmit={(event) => {
           event.preventDefault();
           if (!form.accept()) setRefusals((count) => count + 1);

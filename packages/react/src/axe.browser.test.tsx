@@ -5,7 +5,9 @@ import { renderToString } from 'react-dom/server';
 import { chromium } from 'playwright-core';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EveryView, everyViewInbox } from './__fixtures__/everyView.js';
+import { createInbox } from '@waitfor/core';
+import { RequestList, WaitforProvider } from '@waitfor/react';
+import { EveryView, everyRequest, everyViewInbox } from './__fixtures__/everyView.js';
 
 // Every view rendered to HTML and checked by axe-core in Debian's Chromium: the same markup the
 // components produce in a page, in a real browser's accessibility tree.
@@ -36,6 +38,24 @@ describe.skipIf(!version.startsWith('19.'))('every view in Chromium, checked by 
     await browser?.close();
   });
 
+  async function violations(html: string) {
+    const tab = await browser.newPage();
+    try {
+      await tab.setContent(page(html));
+      await tab.addScriptTag({ path: axePath });
+      const result = await tab.evaluate(() =>
+        (globalThis as unknown as { axe: { run(): Promise<AxeResult> } }).axe.run(),
+      );
+      return result.violations.map(({ id, impact, nodes }) => ({
+        id,
+        impact,
+        targets: nodes.map((node) => node.target.join(' ')),
+      }));
+    } finally {
+      await tab.close();
+    }
+  }
+
   it('form, re-ask with errors, consent, approval, sampling, progress, connection, empty list and closed: no violations', async () => {
     const html = renderToString(<EveryView inbox={everyViewInbox()} />);
     // Every view is there, so a view that stopped rendering cannot pass by absence.
@@ -55,21 +75,23 @@ describe.skipIf(!version.startsWith('19.'))('every view in Chromium, checked by 
     ]) {
       expect(html).toContain(part);
     }
-    const tab = await browser.newPage();
-    try {
-      await tab.setContent(page(html));
-      await tab.addScriptTag({ path: axePath });
-      const result = await tab.evaluate(() =>
-        (globalThis as unknown as { axe: { run(): Promise<AxeResult> } }).axe.run(),
-      );
-      const found = result.violations.map(({ id, impact, nodes }) => ({
-        id,
-        impact,
-        targets: nodes.map((node) => node.target.join(' ')),
-      }));
-      expect(found).toEqual([]);
-    } finally {
-      await tab.close();
+    expect(await violations(html)).toEqual([]);
+  }, 60_000);
+
+  it('two servers asking the same question: every landmark and name stays unique', async () => {
+    const inbox = createInbox();
+    for (const server of ['Reisebüro', 'Deploy Console']) {
+      void inbox.waitFor({
+        ...everyRequest.form,
+        id: server,
+        data: { ...everyRequest.form.data, origin: { server } },
+      });
     }
+    const html = renderToString(
+      <WaitforProvider inbox={inbox}>
+        <RequestList />
+      </WaitforProvider>,
+    );
+    expect(await violations(html)).toEqual([]);
   }, 60_000);
 });
