@@ -10,3 +10,4 @@ export type { PgliteDriverOptions } from './drivers/pglite';
 export { postgresDriver } from './drivers/postgres';
 export type { PostgresDriverOptions } from './drivers/postgres';
 export { migrate, migrations } from './migrations';
+export type { DurableCalls, DurableCallsOptions, DurableCallStart } from './calls/durableCalls';

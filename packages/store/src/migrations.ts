@@ -32,6 +32,48 @@ export const migrations: readonly (readonly string[])[] = [
       WHERE state = 'open' AND expires_at IS NOT NULL`,
     `CREATE INDEX waitfor_questions_ended ON waitfor_questions (ended_at) WHERE state <> 'open'`,
   ],
+  [
+    // Durable modern-era calls: the suspension waits here while its questions are open.
+    `CREATE TABLE waitfor_calls (
+      call_id text PRIMARY KEY,
+      scope text NOT NULL,
+      server_key text NOT NULL,
+      state text NOT NULL CHECK (state IN ('waiting', 'ready', 'running', 'complete', 'failed')),
+      suspension jsonb,
+      round integer NOT NULL DEFAULT 1,
+      trace jsonb NOT NULL DEFAULT '[]'::jsonb,
+      result jsonb,
+      error jsonb,
+      claimed_by text,
+      lease_until timestamptz,
+      created_by text NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      ended_at timestamptz
+    )`,
+    `CREATE INDEX waitfor_calls_claimable ON waitfor_calls (created_at)
+      WHERE state IN ('ready', 'running')`,
+    `ALTER TABLE waitfor_questions ADD COLUMN call_id text`,
+    `CREATE INDEX waitfor_questions_call ON waitfor_questions (call_id) WHERE call_id IS NOT NULL`,
+    // When the last open question of a call ends, the call is ready, in the same transaction. The
+    // call row is locked first: two questions ended at once by two hosts are counted one after the
+    // other, so one of them sees the other's end and neither call is left waiting.
+    `CREATE FUNCTION waitfor_question_ended() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      PERFORM 1 FROM waitfor_calls WHERE call_id = NEW.call_id FOR UPDATE;
+      IF NOT EXISTS (
+        SELECT 1 FROM waitfor_questions WHERE call_id = NEW.call_id AND state = 'open'
+      ) THEN
+        UPDATE waitfor_calls SET state = 'ready' WHERE call_id = NEW.call_id AND state = 'waiting';
+        IF FOUND THEN
+          PERFORM pg_notify('waitfor_store', json_build_object('c', NEW.call_id, 'e', 'ready')::text);
+        END IF;
+      END IF;
+      RETURN NULL;
+    END $$`,
+    `CREATE TRIGGER waitfor_question_ended AFTER UPDATE OF state ON waitfor_questions
+      FOR EACH ROW WHEN (NEW.call_id IS NOT NULL AND OLD.state = 'open' AND NEW.state <> 'open')
+      EXECUTE FUNCTION waitfor_question_ended()`,
+  ],
 ];
 
 // Any fixed number: every copy of the store takes the same lock, so only one migrates at a time.

@@ -9,10 +9,13 @@ export const channel = 'waitfor_store';
 const notify = (event: 'open' | 'end'): string =>
   `pg_notify('${channel}', json_build_object('s', scope, 'i', id, 'q', seq::text, 'e', '${event}')::text)`;
 
-/** Opens a question unless one with its id is open in its scope; returns its `seq`, or no row. */
+/**
+ * Opens a question unless one with its id is open in its scope; returns its `seq`, or no row. $8 is
+ * the durable call it belongs to (null for a question someone waits for in memory).
+ */
 export const insertQuestion = `WITH asked AS (
-  INSERT INTO waitfor_questions (scope, id, kind, request, origin, expires_at, asked_by)
-  VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6::timestamptz, $7)
+  INSERT INTO waitfor_questions (scope, id, kind, request, origin, expires_at, asked_by, call_id)
+  VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6::timestamptz, $7, $8::text)
   ON CONFLICT (scope, id) WHERE state = 'open' DO NOTHING
   RETURNING seq, scope, id)
 SELECT seq::text AS seq, ${notify('open')} FROM asked`;

@@ -7,6 +7,8 @@ import * as sql from './sql';
 import { StoreError, storeErrorOf } from './storeError';
 import type { InboxHandle, InboxHost, StoreInbox, StoreInboxOptions } from './storeInbox';
 import { createStoreInbox } from './storeInbox';
+import type { CallsHandle, DurableCalls, DurableCallsOptions } from './calls/durableCalls';
+import { createDurableCalls } from './calls/durableCalls';
 
 /** Options of createStore. */
 export interface StoreOptions {
@@ -34,6 +36,11 @@ export interface Store {
   readonly instance: string;
   /** The inbox of one scope (a tenant or user key the host chooses), its open questions loaded. */
   inbox(scope: string, options?: StoreInboxOptions): Promise<StoreInbox>;
+  /**
+   * Durable modern-era calls on this host (needs `@waitfor/mcp-bridge`): saved while their
+   * questions are open, resumed by whichever host claims them once answered.
+   */
+  durableCalls(options: DurableCallsOptions): DurableCalls;
   /** Ends overdue questions, deletes ended ones past `retainMs`, reloads every inbox. */
   sweep(): Promise<void>;
   /** Stops listening and closes what the store opened; open questions stay in the database. */
@@ -64,6 +71,7 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
   const report = options.onError ?? (() => {});
   const driver = await (options.driver ?? pgliteDriver());
   const inboxes = new Set<InboxHandle>();
+  const callHandles = new Set<CallsHandle>();
   let closed = false;
 
   try {
@@ -93,7 +101,11 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
     } catch {
       notice = undefined;
     }
-    const { s: scope, i: id, q: seq, e: event } = isRecord(notice) ? notice : {};
+    const { s: scope, i: id, q: seq, e: event, c: callId } = isRecord(notice) ? notice : {};
+    if (typeof callId === 'string' && (event === 'ready' || event === 'done')) {
+      for (const calls of callHandles) calls.notice(callId, event);
+      return;
+    }
     if (
       typeof scope !== 'string' ||
       typeof id !== 'string' ||
@@ -122,6 +134,7 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
     await expireDue(null);
     await driver.query(sql.deleteEnded, [retainMs]);
     await refreshAll();
+    await Promise.all([...callHandles].map((calls) => calls.poll()));
   };
 
   // The slow fallback: notices carry the hot path, this only catches what a lost connection missed.
@@ -164,6 +177,20 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
       }
       return inbox;
     },
+    durableCalls(callsOptions) {
+      if (closed) throw new StoreError('closed', 'The store is closed');
+      const { calls, handle } = createDurableCalls(host, callsOptions);
+      callHandles.add(handle);
+      // Calls that became ready while no host was listening are claimed now.
+      void handle.poll().catch((error: unknown) => report(storeErrorOf(error)));
+      return {
+        ...calls,
+        close() {
+          callHandles.delete(handle);
+          calls.close();
+        },
+      };
+    },
     sweep,
     async close() {
       if (closed) return;
@@ -171,6 +198,8 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
       clearInterval(poll);
       const cause = new StoreError('closed', 'The store is closed');
       for (const inbox of [...inboxes]) inbox.close(cause);
+      for (const calls of [...callHandles]) calls.close();
+      callHandles.clear();
       await unlisten().catch(() => {});
       await driver.close();
     },

@@ -11,13 +11,17 @@ export type StoreErrorCode =
   /** The database holds a newer schema than this copy of @waitfor/store knows, or a migration failed. */
   | 'migration_failed'
   /** The database refused a statement for another reason; `cause` keeps the driver's error. */
-  | 'query_failed';
+  | 'query_failed'
+  /** A durable call ended in an error (the bridge's, kept in `details`), or is unknown to the store. */
+  | 'call_failed';
 
 /** Options of a StoreError. */
 export interface StoreErrorOptions {
   cause?: unknown;
   /** For `invalid_answer`: one message per offending form field. */
   errors?: Record<string, string>;
+  /** For `call_failed`: the stored error of the call (`code`, `message`). */
+  details?: Record<string, unknown>;
 }
 
 const brand = Symbol.for('waitfor.store.error');
@@ -28,12 +32,15 @@ export class StoreError extends Error {
   declare readonly code: StoreErrorCode;
   /** For `invalid_answer`: one message per offending form field. */
   declare readonly errors: Record<string, string> | undefined;
+  /** For `call_failed`: the stored error of the call (`code`, `message`). */
+  declare readonly details: Record<string, unknown> | undefined;
 
   constructor(code: StoreErrorCode, message: string, options: StoreErrorOptions = {}) {
     super(message, options.cause === undefined ? {} : { cause: options.cause });
     this.name = 'StoreError';
     this.code = code;
     this.errors = options.errors;
+    this.details = options.details;
   }
 
   /** True when `value` is a StoreError from any copy of @waitfor/store (a Symbol.for brand, not instanceof). */

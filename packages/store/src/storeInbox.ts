@@ -284,6 +284,7 @@ export function createStoreInbox(
             parsed.data?.origin === undefined ? null : JSON.stringify(parsed.data.origin),
             parsed.expiresAt ?? null,
             host.instance,
+            null,
           ])
           .then(
             ([row]) => {

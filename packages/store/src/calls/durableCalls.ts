@@ -1,0 +1,284 @@
+import { randomUUID } from 'node:crypto';
+import type { Answer, Request } from '@waitfor/core';
+import { cancel, expire, parseAnswer } from '@waitfor/core';
+import type { DurableOutcome, Suspension } from '@waitfor/mcp-bridge';
+import type { Driver, Queryable, Row } from '../drivers/driver';
+import * as sql from '../sql';
+import { StoreError, storeErrorOf } from '../storeError';
+import * as callSql from './callSql';
+
+/** Options of Store.durableCalls. */
+export interface DurableCallsOptions {
+  /**
+   * The client this host reaches the server `serverKey` with (a v2 Client or v1 SDK Client, modern
+   * era). Called when this host makes a call, and when it claims a call to resume.
+   */
+  clientFor(serverKey: string): object | Promise<object>;
+  /** How long a claim holds without renewal; a dead host's call is taken over after it (default 30 s). */
+  leaseMs?: number;
+  /** Claim and resume ready calls on this host (default true; false: this host only makes calls). */
+  work?: boolean;
+}
+
+/** Where a durable call stands after `callTool`. */
+export type DurableCallStart =
+  | { callId: string; status: 'complete'; result: Record<string, unknown> }
+  | { callId: string; status: 'waiting' };
+
+/** Durable modern-era calls whose questions any host answers and any host resumes. */
+export interface DurableCalls {
+  /**
+   * Calls a tool durably on the server `serverKey`, in `scope`. Complete at once, or saved with
+   * its questions (listed by every inbox of the scope) until they are answered.
+   */
+  callTool(
+    scope: string,
+    serverKey: string,
+    params: { name: string; arguments?: Record<string, unknown> },
+  ): Promise<DurableCallStart>;
+  /** The call's result once complete, from whichever host resumed it; `call_failed` when it failed. */
+  result(callId: string, options?: { signal?: AbortSignal }): Promise<Record<string, unknown>>;
+  /** Claims and resumes ready calls now (notices and the store's poll do this on their own). */
+  work(): Promise<void>;
+  /** Stops working on this host; a call it was resuming is taken over once its lease expires. */
+  close(): void;
+}
+
+/** What durable calls need from their store. */
+export interface CallsHost {
+  driver: Driver;
+  instance: string;
+  keepAnswerData: boolean;
+  report(error: StoreError): void;
+}
+
+/** What the store calls on durable calls: a call became ready or ended. */
+export interface CallsHandle {
+  notice(callId: string, event: 'ready' | 'done'): void;
+  /** The fallback poll: claims what is ready and lets every awaited result be read again. */
+  poll(): Promise<void>;
+  close(): void;
+}
+
+/** The Answer a call resumes with for one of its Requests, from the question's ended row. */
+function answerOf(request: Request, row: Row | undefined): Answer {
+  if (row?.state === 'answered') {
+    try {
+      const answer = parseAnswer(row.answer);
+      if (answer.id === request.id) return answer;
+    } catch {
+      // Unreadable: cancelled below.
+    }
+  }
+  return row?.state === 'expired' ? expire(request) : cancel(request);
+}
+
+/** Inserts the questions of a suspension, each tied to the call. */
+async function insertQuestions(
+  tx: Queryable,
+  scope: string,
+  callId: string,
+  instance: string,
+  suspension: Suspension,
+): Promise<void> {
+  for (const request of suspension.requests) {
+    const rows = await tx.query(sql.insertQuestion, [
+      scope,
+      request.id,
+      request.kind,
+      JSON.stringify(request),
+      request.data?.origin === undefined ? null : JSON.stringify(request.data.origin),
+      request.expiresAt ?? null,
+      instance,
+      callId,
+    ]);
+    if (rows.length === 0)
+      throw new StoreError('call_failed', `Request ${request.id} is already open in ${scope}`);
+  }
+}
+
+/** Creates the durable calls of one host; the store registers the handle for its notices. */
+export function createDurableCalls(
+  host: CallsHost,
+  options: DurableCallsOptions,
+): { calls: DurableCalls; handle: CallsHandle } {
+  const { driver, instance } = host;
+  const leaseMs = options.leaseMs ?? 30_000;
+  if (!(leaseMs > 0)) throw new StoreError('invalid_options', 'leaseMs must be a number > 0');
+  const waiters = new Map<string, Set<() => void>>();
+  let closed = false;
+  let working: Promise<void> | undefined;
+  let again = false;
+
+  const bridge = () => import('@waitfor/mcp-bridge');
+  const trace = (round: number, outcome: string) =>
+    JSON.stringify([{ round, outcome, by: instance, at: new Date().toISOString() }]);
+
+  /** Resumes one claimed call and records what came of it (fenced by the claim). */
+  const resumeClaimed = async (row: Row): Promise<void> => {
+    const callId = String(row.call_id);
+    const suspension = row.suspension as Suspension;
+    const round = Number(row.round);
+    // The lease is renewed while the server works; a host that dies stops renewing it.
+    const renew = setInterval(() => {
+      driver
+        .query(callSql.renewLease, [callId, instance, leaseMs])
+        .catch((error: unknown) => host.report(storeErrorOf(error)));
+    }, leaseMs / 3);
+    renew.unref?.();
+    try {
+      const ended = await driver.query(callSql.callAnswers, [callId]);
+      const byId = new Map(ended.map((question) => [String(question.id), question]));
+      const answers = suspension.requests.map((request) => answerOf(request, byId.get(request.id)));
+      let outcome: DurableOutcome;
+      try {
+        const { resume } = await bridge();
+        outcome = await resume(
+          await options.clientFor(String(row.server_key)),
+          suspension,
+          answers,
+        );
+      } catch (error) {
+        const { code, message } = error as { code?: unknown; message?: unknown };
+        const stored = { code: String(code ?? 'error'), message: String(message ?? error) };
+        await driver.query(callSql.finishCall, [
+          callId,
+          instance,
+          'failed',
+          null,
+          JSON.stringify(stored),
+          trace(round, 'failed'),
+        ]);
+        return;
+      }
+      await driver.query(callSql.scrubCallAnswers, [callId, host.keepAnswerData]);
+      if (outcome.status === 'complete') {
+        await driver.query(callSql.finishCall, [
+          callId,
+          instance,
+          'complete',
+          JSON.stringify(outcome.result),
+          null,
+          trace(round, 'complete'),
+        ]);
+        return;
+      }
+      // A further round: its questions go back through the store, like the first ones.
+      const next = outcome.suspension;
+      await driver.transaction(async (tx) => {
+        const kept = await tx.query(callSql.suspendAgain, [
+          callId,
+          instance,
+          JSON.stringify(next),
+          round + 1,
+          trace(round, 'suspended'),
+        ]);
+        if (kept.length > 0) await insertQuestions(tx, String(row.scope), callId, instance, next);
+      });
+    } finally {
+      clearInterval(renew);
+    }
+  };
+
+  /** Claims ready calls one at a time until none is left (SKIP LOCKED: hosts never wait on each other). */
+  const drain = async (): Promise<void> => {
+    do {
+      again = false;
+      for (;;) {
+        if (closed) return;
+        const [row] = await driver.query(callSql.claimCall, [instance, leaseMs]);
+        if (!row) break;
+        await resumeClaimed(row).catch((error: unknown) => host.report(storeErrorOf(error)));
+      }
+    } while (again);
+  };
+
+  const work = (): Promise<void> => {
+    if (options.work === false || closed) return Promise.resolve();
+    if (working) {
+      again = true;
+      return working;
+    }
+    return (working = drain().finally(() => (working = undefined)));
+  };
+
+  const calls: DurableCalls = {
+    async callTool(scope, serverKey, params) {
+      if (closed) throw new StoreError('closed', 'Durable calls are closed');
+      const { callTool } = await bridge();
+      const outcome = await callTool(await options.clientFor(serverKey), params, {
+        durable: true,
+      });
+      const callId = randomUUID();
+      if (outcome.status === 'complete')
+        return { callId, status: 'complete', result: outcome.result };
+      await driver.transaction(async (tx) => {
+        await tx.query(callSql.insertCall, [
+          callId,
+          scope,
+          serverKey,
+          JSON.stringify(outcome.suspension),
+          outcome.suspension.round,
+          trace(outcome.suspension.round, 'suspended'),
+          instance,
+        ]);
+        await insertQuestions(tx, scope, callId, instance, outcome.suspension);
+      });
+      return { callId, status: 'waiting' };
+    },
+    async result(callId, resultOptions = {}) {
+      const { signal } = resultOptions;
+      for (;;) {
+        if (signal?.aborted) throw signal.reason;
+        if (closed) throw new StoreError('closed', 'Durable calls are closed');
+        // Registered before the read: a notice that lands in between is not lost.
+        let wake!: () => void;
+        const woken = new Promise<void>((resolve) => (wake = resolve));
+        const set = waiters.get(callId) ?? new Set();
+        set.add(wake);
+        waiters.set(callId, set);
+        try {
+          const [row] = await driver.query(callSql.callState, [callId]);
+          if (!row) throw new StoreError('call_failed', `No durable call ${callId}`);
+          if (row.state === 'complete') return row.result as Record<string, unknown>;
+          if (row.state === 'failed') {
+            const details = row.error as Record<string, unknown>;
+            throw new StoreError(
+              'call_failed',
+              `Call ${callId} failed: ${String(details.message)}`,
+              {
+                details,
+              },
+            );
+          }
+          const onAbort = (): void => wake();
+          signal?.addEventListener('abort', onAbort, { once: true });
+          await woken;
+          signal?.removeEventListener('abort', onAbort);
+        } finally {
+          set.delete(wake);
+          if (set.size === 0) waiters.delete(callId);
+        }
+      }
+    },
+    work,
+    close: () => handle.close(),
+  };
+
+  const handle: CallsHandle = {
+    notice(callId, event) {
+      if (event === 'ready')
+        void work().catch((error: unknown) => host.report(storeErrorOf(error)));
+      else for (const wake of [...(waiters.get(callId) ?? [])]) wake();
+    },
+    poll() {
+      for (const set of waiters.values()) for (const wake of [...set]) wake();
+      return work();
+    },
+    close() {
+      closed = true;
+      for (const set of waiters.values()) for (const wake of set) wake();
+    },
+  };
+  return { calls, handle };
+}
