@@ -28,7 +28,8 @@ export const entries = [
     own: ['packages/core/src/zod/', 'packages/core/src/tools/'],
     budget: 3 * 1024,
   },
-  { name: '@waitfor/mcp-bridge', file: 'packages/mcp-bridge/src/index.ts', budget: 8 * 1024 },
+  // 10 KB since the hardening limits and the host-facing facade (was 8 KB).
+  { name: '@waitfor/mcp-bridge', file: 'packages/mcp-bridge/src/index.ts', budget: 10 * 1024 },
   { name: '@waitfor/legacy-spec', file: 'packages/legacy-spec/src/index.ts', budget: 3 * 1024 },
   // @opentelemetry/api is a peer: left out, like every peer.
   { name: '@waitfor/otel', file: 'packages/otel/src/index.ts', budget: 3 * 1024 },
