@@ -231,3 +231,61 @@ describe.each(['v2-modern', 'v2-legacy', 'v1'] as const)('%s client', (kind) => 
     );
   });
 });
+
+describe('modern era rounds and attribution', () => {
+  it('counts the rounds that asked someone, and leaves ambiguous questions without a call parent', async () => {
+    const sdk = createTestSdk();
+    const telemetry = createTelemetry({ tracer: sdk.tracer, meter: sdk.meter });
+    const person = scriptedPerson((request) =>
+      accept(
+        request,
+        request.prompt === 'Which city?'
+          ? { city: 'Lisbon' }
+          : request.prompt.startsWith('Confirm')
+            ? { confirm: true }
+            : request.prompt.startsWith('Question')
+              ? { value: 'v' }
+              : { name: 'Ada' },
+      ),
+    );
+    await withOpenClient(
+      'v2-modern',
+      'http',
+      { url: server.url },
+      { waitFor: person.waitFor, extensions: [telemetry] },
+      async (client) => {
+        expect(textOf(await callTool(client, { name: 'two_rounds' }))).toBe(
+          'city=Lisbon confirm=true',
+        );
+        await vi.waitFor(() => expect(sdk.spans()).toHaveLength(3));
+        const rounds = callSpan(sdk, 'tools/call two_rounds');
+        expect(rounds.attributes).toMatchObject({
+          'waitfor.call.rounds': 2,
+          'waitfor.call.questions': 2,
+        });
+        expect(questionSpans(sdk).every((span) => isChildOf(span, rounds))).toBe(true);
+        expect(await sdk.histogram('waitfor.call.rounds')).toEqual({ count: 1, sum: 2 });
+
+        // Three questions in one round are one round.
+        await callTool(client, { name: 'fan_out', arguments: { count: 3 } });
+        await vi.waitFor(() => expect(sdk.spans()).toHaveLength(7));
+        expect(callSpan(sdk, 'tools/call fan_out').attributes).toMatchObject({
+          'waitfor.call.rounds': 1,
+          'waitfor.call.questions': 3,
+        });
+
+        // Two identical calls at once: either could have asked each question.
+        await Promise.all([
+          callTool(client, { name: 'ask_form' }),
+          callTool(client, { name: 'ask_form' }),
+        ]);
+        await vi.waitFor(() => expect(sdk.spans()).toHaveLength(11));
+        const asked = questionSpans(sdk).filter(
+          (span) => span.attributes['gen_ai.tool.name'] === 'ask_form',
+        );
+        expect(asked.map((span) => span.parentSpanContext)).toEqual([undefined, undefined]);
+      },
+    );
+    await sdk.shutdown();
+  });
+});
