@@ -1,38 +1,48 @@
 /**
- * Attach a host's waitFor to an MCP client of either SDK generation.
+ * The bridge a host holds: `attachWaitFor(client, options)` (alias `createBridge`) attaches a
+ * host's waitFor to an MCP client of either SDK generation and returns one object that owns the
+ * client's port, the open questions and their events, the call methods and `detach`.
  *
  * Invariants: the client declares elicitation only for the modes served (registered before connect
  * when the client is not connected yet); pushed `elicitation/create` (legacy era) and the v2 SDK's
  * own input_required driver (it calls the same registered handler) both end in the same waitFor,
  * with the SDK's abort signal passed along; an undeclared mode is refused with JSON-RPC -32602.
  */
-import type { AbortSignalLike, Request, RequestOrigin, WaitFor } from '@waitfor/core';
-import { createListeners, type Listeners } from '@waitfor/runtime';
-import { askPerson, checkQuestion, DEFAULT_MAX_ATTEMPTS, type AskHooks } from './askPerson';
-import { BridgeError } from './bridgeError';
-import { declaredModes, elicitationCapabilities, type ElicitationMode } from './capabilities';
-import { clientPort, type ClientPort, type V1Schemas } from './clientPort';
+import type { AbortSignalLike, Answer, Request, WaitFor } from '@waitfor/core';
+import { DEFAULT_MAX_ATTEMPTS } from './askPerson';
+import { BridgeError, toBridgeError } from './bridgeError';
 import {
-  createQuestionLinks,
-  type LinkedQuestion,
-  type LiveCall,
-  type QuestionLinks,
-} from './eras/legacy/questionLinks';
-import type { BridgeEvents, BridgeExtension, CallInfo, ExtensionHost } from './extension';
+  createRequestTracker,
+  serverNameOf,
+  type AttachSettings,
+  type BridgeState,
+  type RequestTracker,
+  type RootsHandler,
+  type SamplingHandler,
+} from './bridgeState';
+import {
+  bridgeCall,
+  resumeOn,
+  type BridgeCall,
+  type CallTarget,
+  type PromptParams,
+  type ResourceParams,
+  type ToolParams,
+} from './calls';
+import type { DurableOutcome, ResumeOptions } from './callOptions';
+import { declaredModes, elicitationCapabilities, type ElicitationMode } from './capabilities';
+import type { ClientPort, V1Schemas } from './clientPort';
+import type { Era } from './eras/era';
+import { eraFor } from './eras';
+import { createQuestionLinks } from './eras/legacy/questionLinks';
+import type { Suspension } from './eras/modern/suspension';
+import type { BridgeEvents, BridgeExtension, ExtensionHost } from './extension';
+import { registerHandlers } from './inbound';
 import { resolveLimits, type BridgeLimits } from './limits';
-import { parseElicitationParams } from './mapping';
+import type { ListMethod, ProtocolEra } from './protocol';
+import { entryOf } from './registry';
 
-/** Host handler for `sampling/createMessage` (legacy push or modern inputRequest); returns a CreateMessageResult. */
-export type SamplingHandler = (
-  params: Record<string, unknown>,
-  context: { signal?: AbortSignalLike | undefined; origin: RequestOrigin },
-) => Promise<Record<string, unknown>>;
-
-/** Host handler for `roots/list`; returns a ListRootsResult. */
-export type RootsHandler = (context: {
-  signal?: AbortSignalLike | undefined;
-  origin: RequestOrigin;
-}) => Promise<{ roots: Array<{ uri: string; name?: string }> }>;
+export type { RootsHandler, SamplingHandler } from './bridgeState';
 
 /** Options of attachWaitFor. */
 export interface AttachOptions {
@@ -63,234 +73,233 @@ export interface Attachment {
   detach(): void;
 }
 
-/** @internal State the call functions read from an attached client. */
-export interface AttachmentState {
-  port: ClientPort;
-  options: AttachOptions;
-  modes: ElicitationMode[];
-  host: ExtensionHost;
-  hooks: AskHooks;
-  /** Calls the bridge has in flight on this client and the pushed questions linked to them. */
-  links: QuestionLinks;
-  openCount(): number;
+/** Options of a list pass-through (tools/list, prompts/list, resources/list). */
+export interface ListOptions {
+  /** The `nextCursor` of the previous page. */
+  cursor?: string;
+  signal?: AbortSignalLike;
+  timeout?: number;
 }
 
-const attachments = new WeakMap<object, AttachmentState>();
-
-/** @internal The attachment of a client, if any. */
-export function attachmentOf(client: object): AttachmentState | undefined {
-  return attachments.get(client);
+/** The bridge a host holds for one client: its calls, its open questions, its events. */
+export interface Bridge extends Attachment {
+  /** The negotiated era, read when accessed (`legacy` until the client connects). */
+  readonly era: ProtocolEra;
+  /** Who asks: `options.serverName`, else the server's serverInfo name. */
+  readonly serverName: string;
+  /** tools/call; the person answers any question through waitFor. Durable: may return a suspension. */
+  readonly callTool: BridgeCall<ToolParams>;
+  /** prompts/get, as `callTool`. */
+  readonly getPrompt: BridgeCall<PromptParams>;
+  /** resources/read, as `callTool`. */
+  readonly readResource: BridgeCall<ResourceParams>;
+  /** Finish a suspended durable call (suspended on this client or any other to the same server). */
+  resume(
+    suspension: Suspension,
+    answers: readonly Answer[],
+    options?: ResumeOptions,
+  ): Promise<DurableOutcome>;
+  /** tools/list, one page (`cursor`: the previous page's `nextCursor`); failures become BridgeErrors. */
+  listTools(options?: ListOptions): Promise<Record<string, unknown>>;
+  /** prompts/list, as `listTools`. */
+  listPrompts(options?: ListOptions): Promise<Record<string, unknown>>;
+  /** resources/list, as `listTools`. */
+  listResources(options?: ListOptions): Promise<Record<string, unknown>>;
+  /** Requests handed to waitFor and not yet settled. */
+  openRequests(): readonly Request[];
+  /** Subscribe to 'request', 'answer' or 'close'; returns unsubscribe. */
+  on<E extends keyof BridgeEvents>(
+    event: E,
+    listener: (value: BridgeEvents[E]) => void,
+  ): () => void;
 }
 
-/** @internal The server name shown for a client ('' counts as not configured: origin.server must name someone). */
-export function serverNameOf(port: ClientPort, configured: string | undefined): string {
-  return configured || port.serverName() || 'unknown server';
-}
-
-/** An error the SDKs send back as a JSON-RPC error with this code. */
-function rpcRefusal(code: number, message: string): Error {
-  return Object.assign(new Error(message), { code });
-}
-
-/** @internal Origin fields naming what a call asks for (tool, prompt or resource). */
-export const callOrigin = (call: CallInfo): Partial<RequestOrigin> => {
-  if (call.method === 'tools/call') return { tool: String(call.params['name']) };
-  if (call.method === 'prompts/get') return { prompt: String(call.params['name']) };
-  return { resource: String(call.params['uri']) };
-};
-
-/** Attach `options.waitFor` to an MCP client (v1 or v2); call before connect so capabilities are declared. */
-export function attachWaitFor(client: object, options: AttachOptions): Attachment {
+/** The attach options checked, with defaults; throws 'invalid_options'. */
+function checkAttachOptions(options: AttachOptions): AttachSettings {
   if (typeof options?.waitFor !== 'function')
     throw new BridgeError('invalid_options', 'attachWaitFor needs options.waitFor');
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1)
     throw new BridgeError('invalid_options', 'maxAttempts must be an integer ≥ 1');
-  const limits = resolveLimits(options.limits);
-  const port = clientPort(client, options.v1Schemas);
-  const capabilities = elicitationCapabilities(options);
-  const modes = declaredModes(capabilities);
-  if (!port.isConnected()) port.registerCapabilities(capabilities as Record<string, unknown>);
+  return {
+    waitFor: options.waitFor,
+    serverName: options.serverName,
+    sampling: options.sampling,
+    roots: options.roots,
+    extensions: options.extensions ?? [],
+    maxAttempts,
+    limits: resolveLimits(options.limits),
+  };
+}
 
-  const open = new Map<string, Request>();
-  // A listener's failure must not break the bridge, or the SDK's close handling: each is isolated.
-  const listeners: { [E in keyof BridgeEvents]: Listeners<BridgeEvents[E]> } = {
-    request: createListeners(),
-    answer: createListeners(),
-    close: createListeners(),
-  };
-  const emit = <E extends keyof BridgeEvents>(event: E, value: BridgeEvents[E]) =>
-    listeners[event].emit(value);
-  const hooks: AskHooks = {
-    request: (request) => {
-      open.set(request.id, request);
-      emit('request', request);
-    },
-    answer: (request, answer) => {
-      if (open.delete(request.id)) emit('answer', { request, answer });
-    },
-  };
-  const host: ExtensionHost = {
+/** What extensions see of a bridge. */
+function createHost(
+  port: ClientPort,
+  settings: AttachSettings,
+  modes: readonly ElicitationMode[],
+  tracker: RequestTracker,
+): ExtensionHost {
+  return {
     get era() {
       return port.era() ?? 'legacy';
     },
     get serverName() {
-      return serverNameOf(port, options.serverName);
+      return serverNameOf(port, settings.serverName);
     },
-    waitFor: options.waitFor,
+    waitFor: settings.waitFor,
     modes,
     onNotification: (method, handler) => port.onNotification(method, handler),
-    openRequests: () => [...open.values()],
-    on: (event, listener) => listeners[event].add(listener),
+    openRequests: () => [...tracker.open.values()],
+    on: (event, listener) => tracker.listeners[event].add(listener),
   };
+}
 
-  const state: AttachmentState = {
-    port,
-    options: { ...options, maxAttempts, limits },
-    modes,
-    host,
-    hooks,
-    links: createQuestionLinks(),
-    openCount: () => open.size,
-  };
-
-  // The connection's end reaches extensions through the client's public `onclose`, chained after
-  // any handler set before (the SDKs keep their own on the transport).
+/**
+ * The connection's end reaches the bridge through the client's public `onclose`, chained after any
+ * handler set before (the SDKs keep their own on the transport); returns the unchaining.
+ */
+function chainOnClose(client: object, onEnd: () => void): () => void {
   const closable = client as { onclose?: (() => void) | undefined };
-  const previousOnClose = closable.onclose;
+  const previous = closable.onclose;
   const onClose = () => {
     try {
-      previousOnClose?.call(client);
+      previous?.call(client);
     } finally {
-      emit('close', undefined);
+      onEnd();
     }
   };
   closable.onclose = onClose;
-
-  const extensions = options.extensions ?? [];
-  const origin = (contextId: unknown, only: LiveCall | undefined): RequestOrigin => {
-    const era = host.era;
-    // A legacy push names no call: it is attributed only when exactly one bridge call is in flight.
-    if (only !== undefined) return { server: only.info.serverName, era, ...callOrigin(only.info) };
-    const base: RequestOrigin = { server: host.serverName, era };
-    return era === 'modern' && contextId !== undefined
-      ? { ...base, inputKey: String(contextId) }
-      : base;
+  return () => {
+    if (closable.onclose === onClose) closable.onclose = previous;
   };
-  /** Serve one pushed request under a signal linked to the calls it can belong to. */
-  const serve = async <T>(
-    context: { signal: AbortSignalLike | undefined },
-    run: (question: LinkedQuestion, only: LiveCall | undefined) => Promise<T>,
-  ): Promise<T> => {
-    const question = state.links.openQuestion(context.signal, host.era === 'legacy');
-    try {
-      return await run(question, question.calls.length === 1 ? question.calls[0] : undefined);
-    } finally {
-      question.close();
-    }
+}
+
+/**
+ * The era of the connection, chosen once it is known and kept until the connection closes (a
+ * client not connected yet is served as legacy, without choosing).
+ */
+function eraChooser(port: ClientPort): { era(): Era; forget(): void } {
+  let chosen: Era | undefined;
+  return {
+    era: () => {
+      if (chosen !== undefined) return chosen;
+      const negotiated = port.era();
+      const era = eraFor(negotiated);
+      if (negotiated !== undefined) chosen = era;
+      return era;
+    },
+    forget: () => void (chosen = undefined),
   };
+}
 
-  const elicitationHandler = (
-    params: Record<string, unknown>,
-    context: { signal: AbortSignalLike | undefined; id: unknown },
-  ) =>
-    serve(context, async (question, only) => {
-      // The only call in flight may bring its own waitFor, modes and maxAttempts (legacy era).
-      const own = only?.own;
-      try {
-        const mode = parseElicitationParams(params).mode;
-        if (!(own?.modes ?? modes).includes(mode))
-          throw rpcRefusal(-32602, `Client does not support ${mode}-mode elicitation requests`);
-        // Checked (and bounded) before anyone is asked: past a limit, the push is refused -32602.
-        return await askPerson(checkQuestion(params, (own?.limits ?? limits).form), {
-          waitFor: own?.waitFor ?? options.waitFor,
-          origin: origin(context.id, only),
-          signal: question.signal,
-          maxAttempts: own?.maxAttempts ?? maxAttempts,
-          rewrite:
-            host.era === 'legacy' && extensions.some((extension) => extension.legacyRequest)
-              ? (request: Request) =>
-                  extensions.reduce(
-                    (current, extension) => extension.legacyRequest?.(current, params) ?? current,
-                    request,
-                  )
-              : undefined,
-          hooks,
-        });
-      } catch (error) {
-        if (!BridgeError.isInstance(error)) throw error;
-        if (error.code === 'invalid_params') throw rpcRefusal(-32602, error.message);
-        // A pushed question must be answered: a waitFor that threw counts as the person dismissing
-        // it, and a question whose call ended (or whose connection is going away) is answered
-        // cancel — once; when the SDK itself aborted it (server cancelled, connection closed) the
-        // SDK sends nothing.
-        if (error.code === 'wait_failed' || error.code === 'aborted')
-          return { action: 'cancel' as const };
-        throw error;
-      }
-    });
-
-  const registrations: Array<Promise<() => void>> = [];
-  try {
-    registrations.push(port.setRequestHandler('elicitation/create', elicitationHandler));
-    const { sampling, roots } = options;
-    if (sampling !== undefined) {
-      registrations.push(
-        port.setRequestHandler('sampling/createMessage', (params, context) =>
-          serve(context, (question, only) =>
-            sampling(params, { signal: question.signal, origin: origin(context.id, only) }),
-          ),
-        ),
-      );
-    }
-    if (roots !== undefined) {
-      registrations.push(
-        port.setRequestHandler('roots/list', (_params, context) =>
-          serve(context, (question, only) =>
-            roots({ signal: question.signal, origin: origin(context.id, only) }),
-          ),
-        ),
-      );
-    }
-  } catch (error) {
-    throw new BridgeError(
-      'invalid_options',
-      'Attach before connect, or declare elicitationCapabilities(options) in the Client',
-      { cause: error },
-    );
-  }
-
+/** Extensions are set up once the handlers are registered (unless the bridge was detached first). */
+function extensionLifecycle(host: ExtensionHost, extensions: readonly BridgeExtension[]) {
   const cleanups: Array<() => void> = [];
-  let detached = false;
-  const setupExtensions = (removers: Array<() => void>) => {
-    if (detached) {
-      for (const remove of removers) remove();
-      return;
-    }
-    cleanups.push(...removers);
-    for (const extension of extensions) {
-      const cleanup = extension.setup?.(host);
-      if (typeof cleanup === 'function') cleanups.push(cleanup);
-    }
+  let ended = false;
+  return {
+    setup(removers: Array<() => void>) {
+      if (ended) {
+        for (const remove of removers) remove();
+        return;
+      }
+      cleanups.push(...removers);
+      for (const extension of extensions) {
+        const cleanup = extension.setup?.(host);
+        if (typeof cleanup === 'function') cleanups.push(cleanup);
+      }
+    },
+    end() {
+      ended = true;
+      for (const cleanup of cleanups.splice(0)) cleanup();
+    },
   };
-  const ready = Promise.all(registrations).then(setupExtensions);
-  attachments.set(client, state);
+}
+
+/** Attach `options.waitFor` to an MCP client (v1 or v2) and return the bridge; call before connect so capabilities are declared. */
+export function attachWaitFor(client: object, options: AttachOptions): Bridge {
+  const settings = checkAttachOptions(options);
+  const entry = entryOf(client, options.v1Schemas);
+  const { port } = entry;
+  const capabilities = elicitationCapabilities(options);
+  const modes = declaredModes(capabilities);
+  if (!port.isConnected()) port.registerCapabilities(capabilities as Record<string, unknown>);
+
+  const tracker = createRequestTracker();
+  const host = createHost(port, settings, modes, tracker);
+  const state: BridgeState = {
+    port,
+    settings,
+    modes,
+    host,
+    hooks: tracker.hooks,
+    links: createQuestionLinks(),
+    openCount: () => tracker.open.size,
+  };
+  const chooser = eraChooser(port);
+  const closed = () => {
+    chooser.forget();
+    tracker.listeners.close.emit(undefined);
+  };
+  const unchain = chainOnClose(client, closed);
+  const lifecycle = extensionLifecycle(host, settings.extensions);
+  const ready = registerHandlers(state, chooser.era).then(lifecycle.setup);
+  entry.bridge = state;
   // Keep an unobserved failure (v1 without schemas) from becoming an unhandled rejection; callers await `ready`.
   ready.catch(() => undefined);
+
+  let detached = false;
+  const target = (): CallTarget => ({ port, bridge: detached ? undefined : state });
+  const list =
+    (method: ListMethod) =>
+    (listOptions: ListOptions = {}) =>
+      port
+        .list(
+          method,
+          listOptions.cursor === undefined ? undefined : { cursor: listOptions.cursor },
+          {
+            signal: listOptions.signal,
+            timeout: listOptions.timeout,
+          },
+        )
+        .then(
+          (result) => result as Record<string, unknown>,
+          (error: unknown) => {
+            throw toBridgeError(error, listOptions.signal);
+          },
+        );
 
   return {
     client,
     ready,
     host,
+    get era() {
+      return host.era;
+    },
+    get serverName() {
+      return host.serverName;
+    },
+    callTool: bridgeCall<ToolParams>('tools/call', target),
+    getPrompt: bridgeCall<PromptParams>('prompts/get', target),
+    readResource: bridgeCall<ResourceParams>('resources/read', target),
+    resume: (suspension, answers, resumeOptions) =>
+      resumeOn(target, suspension, answers, resumeOptions),
+    listTools: list('tools/list'),
+    listPrompts: list('prompts/list'),
+    listResources: list('resources/list'),
+    openRequests: host.openRequests,
+    on: host.on,
     detach: () => {
       if (detached) return;
       detached = true;
-      if (attachments.get(client) === state) attachments.delete(client);
-      if (closable.onclose === onClose) closable.onclose = previousOnClose;
+      if (entry.bridge === state) entry.bridge = undefined;
+      unchain();
       // Nobody will serve the answers any more: close every open question (each is answered cancel).
       state.links.abortAll(new BridgeError('aborted', 'The bridge was detached from the client'));
-      emit('close', undefined);
-      for (const cleanup of cleanups.splice(0)) cleanup();
+      tracker.listeners.close.emit(undefined);
+      lifecycle.end();
     },
   };
 }
+
+/** Create the bridge a host holds for `client` (the same as `attachWaitFor`). */
+export const createBridge = attachWaitFor;

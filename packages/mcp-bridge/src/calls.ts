@@ -1,171 +1,41 @@
 /**
- * tools/call, prompts/get and resources/read through the bridge, in either era.
+ * tools/call, prompts/get and resources/read through the bridge, in either era, and `resume`.
  *
- * Modern era: the bridge's own input_required loop (or a durable suspension). Legacy era: one SDK
- * call whose pushed questions the attached handler answers, under a deadline that pauses while a
- * question is open. Every call runs through the extensions' `aroundCall` hooks.
+ * One path for both eras: the options are resolved (the call's own, else its bridge's), the era
+ * chosen for the connection checks them and runs the call (`eras/legacy/call.ts`: one SDK call
+ * whose pushed questions the attached handler answers; `eras/modern/call.ts`: the bridge's own
+ * input_required loop, or a durable suspension), inside the extensions' `aroundCall` hooks.
  */
-import type { AbortSignalLike, Answer, WaitFor } from '@waitfor/core';
-import { DEFAULT_MAX_ATTEMPTS } from './askPerson';
-import {
-  attachmentOf,
-  callOrigin,
-  serverNameOf,
-  type AttachmentState,
-  type RootsHandler,
-  type SamplingHandler,
-} from './attachWaitFor';
+import type { AbortSignalLike, Answer } from '@waitfor/core';
 import { BridgeError, toBridgeError } from './bridgeError';
-import { linkedController, MAX_TIMER_DELAY } from '@waitfor/runtime';
-import { declaredModes, elicitationCapabilities, type ElicitationMode } from './capabilities';
-import { clientPort, type ClientPort } from './clientPort';
-import type { BridgeExtension, CallInfo, CallMethod } from './extension';
-import { DEFAULT_TIMEOUT, legacyCall } from './eras/legacy/legacyCall';
+import type { BridgeState } from './bridgeState';
 import {
-  DEFAULT_MAX_ROUNDS,
-  originalParams,
-  runInputRequiredLoop,
-  type LoopOutcome,
-  type LoopStart,
-} from './eras/modern/inputRequiredLoop';
-import { answerHostRequest, assertServable } from './eras/modern/resolveRound';
-import type { QuestionOptions } from './eras/legacy/questionLinks';
-import { resolveLimits, type BridgeLimits } from './limits';
+  checkNumbers,
+  noWaitFor,
+  resolveCall,
+  type CallOptions,
+  type CallSettings,
+  type DurableCallOptions,
+  type DurableOutcome,
+  type ResumeOptions,
+} from './callOptions';
+import type { ClientPort } from './clientPort';
+import type { CallJob, CallOutcome } from './eras/era';
+import { eraFor } from './eras';
+import { originalParams, type LoopStart } from './eras/modern/call';
+import { answerHostRequest, assertServable } from './eras/modern/round';
 import { elicitationResponses, parseSuspension, type Suspension } from './eras/modern/suspension';
+import type { BridgeExtension, CallInfo } from './extension';
+import { resolveLimits } from './limits';
+import type { CallMethod } from './protocol';
+import { entryOf } from './registry';
 
-/** Options of a bridge call. Unset ones come from the client's attachment. */
-export interface CallOptions {
-  signal?: AbortSignalLike;
-  /**
-   * Time budget in ms. Modern era: per wire leg (the person's time between legs never counts).
-   * Legacy era: for the whole call, paused while a question is open. Default 60 000; `Infinity`
-   * for none. An SDK request waits at most 2^31 - 1 ms (about 24.8 days), whatever is asked.
-   */
-  timeout?: number;
-  /** Cap on input_required retries (modern era, default 10). */
-  maxRounds?: number;
-  /**
-   * A waitFor for this call's questions, instead of the attachment's (modern era: also without an
-   * attachment). Legacy era: the call must be the only bridge call in flight on the client, like
-   * with its own `modes` or `maxAttempts` (else `invalid_options`, before anything is sent).
-   */
-  waitFor?: WaitFor;
-  /** Modes served for this call: with an attachment, among the ones it declared. */
-  modes?: readonly ElicitationMode[];
-  /** Modern era only: legacy-era pushes go to the attachment's handlers (`invalid_options`). */
-  sampling?: SamplingHandler;
-  /** Modern era only, as `sampling`. */
-  roots?: RootsHandler;
-  /** Who asks, as shown to the person ('' counts as unset). */
-  serverName?: string;
-  maxAttempts?: number;
-  /** Wrap this call (`aroundCall`); `setup` and `legacyRequest` are the attachment's extensions' only. */
-  extensions?: readonly BridgeExtension[];
-  /** Bounds on what the server sends, over the attachment's key by key (legacy era: as `waitFor`). */
-  limits?: Partial<BridgeLimits>;
-}
+export type { CallOptions, DurableCallOptions, DurableOutcome, ResumeOptions } from './callOptions';
 
-/** Options of a durable call. */
-export interface DurableCallOptions extends CallOptions {
-  durable: true;
-}
-
-/** The result of a durable call: finished, or suspended until `resume`. */
-export type DurableOutcome<T = Record<string, unknown>> =
-  { status: 'complete'; result: T } | { status: 'suspended'; suspension: Suspension };
-
-interface Resolved {
-  port: ClientPort;
-  era: 'legacy' | 'modern';
-  serverName: string;
-  state: AttachmentState | undefined;
-  waitFor: WaitFor;
-  modes: readonly ElicitationMode[];
-  sampling: SamplingHandler | undefined;
-  roots: RootsHandler | undefined;
-  maxAttempts: number;
-  limits: BridgeLimits;
-  extensions: readonly BridgeExtension[];
-  /** Legacy era: the question options the call brings itself (they need it alone in flight). */
-  own: QuestionOptions | undefined;
-}
-
-const noWaitFor: WaitFor = async (request) => ({ id: request.id, ok: false, reason: 'cancelled' });
-
-/** The options of one call: its own, else its client's attachment's (one resolver, both eras). */
-function resolve(
-  client: object,
-  options: CallOptions,
-  durable: boolean,
-  resuming: boolean,
-): Resolved {
-  const port = clientPort(client);
-  const state = attachmentOf(client);
-  const era = port.era();
-  const invalid = (message: string) => new BridgeError('invalid_options', message);
-  if (era === undefined) throw invalid('The client is not connected');
-  if (era === 'legacy' && (durable || resuming)) {
-    throw new BridgeError(
-      'durable_unsupported',
-      'Durable calls need a modern-era (2026-07-28) connection',
-    );
-  }
-  const attached = state?.options;
-  const waitFor = options.waitFor ?? attached?.waitFor;
-  const modes =
-    options.modes !== undefined || state === undefined
-      ? declaredModes(
-          elicitationCapabilities({ waitFor: waitFor ?? noWaitFor, modes: options.modes }),
-        )
-      : state.modes;
-  const maxAttempts = options.maxAttempts ?? attached?.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
-  const limits = resolveLimits(attached?.limits, options.limits);
-  // Either era: the server only asks what the client declared (modern: per request).
-  if (state !== undefined && modes.some((mode) => !state.modes.includes(mode)))
-    throw invalid(`Undeclared modes (declared: ${state.modes})`);
-  let own: QuestionOptions | undefined;
-  if (era === 'legacy') {
-    // Pushed questions reach only the handlers attachWaitFor registered, under the capabilities
-    // it declared: what a call brings beyond that cannot be honoured, so it is refused up front.
-    if (state === undefined) throw invalid('Legacy era: attachWaitFor(client) first');
-    const differs = (key: 'waitFor' | 'sampling' | 'roots' | 'maxAttempts') =>
-      options[key] !== undefined && options[key] !== state.options[key];
-    if (differs('sampling') || differs('roots'))
-      throw invalid('Legacy era: give sampling and roots to attachWaitFor');
-    if (
-      differs('waitFor') ||
-      differs('maxAttempts') ||
-      options.modes !== undefined ||
-      options.limits !== undefined
-    )
-      own = { waitFor: waitFor as WaitFor, modes, maxAttempts, limits };
-  } else if (waitFor === undefined && !durable) {
-    throw invalid('No waitFor: attachWaitFor(client) first, or pass one');
-  }
-  return {
-    port,
-    era,
-    serverName: serverNameOf(port, options.serverName || attached?.serverName),
-    state,
-    waitFor: waitFor ?? noWaitFor,
-    modes,
-    sampling: options.sampling ?? attached?.sampling,
-    roots: options.roots ?? attached?.roots,
-    maxAttempts,
-    limits,
-    extensions: options.extensions ?? attached?.extensions ?? [],
-    own,
-  };
-}
-
-function checkNumbers(options: CallOptions) {
-  const maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS;
-  if (!Number.isInteger(maxRounds) || maxRounds < 1)
-    throw new BridgeError('invalid_options', 'maxRounds must be an integer ≥ 1');
-  const timeout = options.timeout ?? DEFAULT_TIMEOUT;
-  if (typeof timeout !== 'number' || !(timeout > 0))
-    throw new BridgeError('invalid_options', 'timeout must be a positive number');
-  return { maxRounds, timeout };
+/** @internal What a call goes through: a client's port and the bridge attached to it, if any. */
+export interface CallTarget {
+  readonly port: ClientPort;
+  readonly bridge: BridgeState | undefined;
 }
 
 function around(
@@ -173,6 +43,7 @@ function around(
   call: CallInfo,
   last: () => Promise<unknown>,
 ): Promise<unknown> {
+  if (extensions.length === 0) return last();
   const chain = extensions.reduceRight<() => Promise<unknown>>(
     (next, extension) =>
       extension.aroundCall === undefined ? next : () => extension.aroundCall!(call, next),
@@ -181,85 +52,69 @@ function around(
   return chain();
 }
 
-async function run(
-  client: object,
+/** @internal Run one bridge call on `target`; `start` resumes a suspended one. */
+export async function runCall(
+  targetOf: () => CallTarget,
   method: CallMethod,
   params: Record<string, unknown>,
   options: CallOptions & { durable?: boolean },
-  start?: (resolved: Resolved) => Promise<LoopStart>,
-): Promise<LoopOutcome> {
+  start?: (settings: CallSettings) => Promise<LoopStart>,
+): Promise<CallOutcome> {
   if (typeof params !== 'object' || params === null)
     throw new BridgeError('invalid_options', 'params must be an object');
   const { maxRounds, timeout } = checkNumbers(options);
   const durable = options.durable === true;
-  const resolved = resolve(client, options, durable, start !== undefined);
+  const target = targetOf();
+  const negotiated = target.port.era();
+  if (negotiated === undefined)
+    throw new BridgeError('invalid_options', 'The client is not connected');
+  const era = eraFor(negotiated);
+  if (!era.durable && (durable || start !== undefined)) {
+    throw new BridgeError(
+      'durable_unsupported',
+      'Durable calls need a modern-era (2026-07-28) connection',
+    );
+  }
+  const settings = resolveCall(target.port, negotiated, target.bridge, options);
+  const own = era.checkCall(settings, options, durable);
   const base = originalParams(params);
-  const state = resolved.state;
-  const call: CallInfo = {
+  const info: CallInfo = {
     method,
     params: base,
-    era: resolved.era,
-    serverName: resolved.serverName,
-    waitFor: resolved.waitFor,
-    modes: resolved.modes,
+    era: negotiated,
+    serverName: settings.serverName,
+    waitFor: settings.waitFor ?? noWaitFor,
+    modes: settings.modes,
     signal: options.signal,
-    host: state?.host,
+    host: settings.bridge?.host,
+  };
+  const job: CallJob = {
+    method,
+    params: base,
+    settings,
+    options,
+    info,
+    timeout,
+    maxRounds,
+    durable,
+    own,
+    start,
   };
   // The bridge's own failures become BridgeErrors here; what an extension throws reaches the caller
   // unchanged, so an extension's typed errors stay typed.
-  const last = async (): Promise<unknown> => {
-    // Detaching the bridge (connection.close) ends a modern loop too, so no question outlives it.
-    const scope = linkedController(options.signal);
-    const unfollow = state?.links.follow(scope);
-    try {
-      return resolved.era === 'legacy'
-        ? await legacyCall(resolved.port, method, base, {
-            signal: options.signal,
-            timeout,
-            host: state?.host,
-            openCount: () => state?.openCount() ?? 0,
-          })
-        : await runInputRequiredLoop((await start?.(resolved)) ?? { params: base, round: 0 }, {
-            port: resolved.port,
-            method,
-            signal: scope.signal,
-            // The SDK times each leg with one timer, which fires at once past MAX_TIMER_DELAY: a
-            // longer budget (Infinity: none) waits as long as one timer can.
-            timeout: Math.min(timeout, MAX_TIMER_DELAY),
-            maxRounds,
-            durable,
-            origin: { server: resolved.serverName, era: 'modern', ...callOrigin(call) },
-            round: {
-              // The round reads waitFor, sampling and roots from it.
-              options: resolved,
-              modes: resolved.modes,
-              maxAttempts: resolved.maxAttempts,
-              limits: resolved.limits,
-              hooks: state?.hooks,
-            },
-          });
-    } catch (error) {
+  const last = () =>
+    era.call(job).catch((error: unknown) => {
       throw toBridgeError(error, options.signal);
-    } finally {
-      scope.dispose();
-      unfollow?.();
-    }
-  };
-  // Legacy era: however the call ends, a question it pushed that is still open can no longer be
-  // used. Linked before any extension runs, so an overlap the call's own options forbid is refused
-  // before anything is sent.
-  const end = resolved.era === 'legacy' ? state?.links.beginCall(call, resolved.own) : undefined;
+    });
+  const end = era.beginCall(job);
   try {
-    const outcome = await around(resolved.extensions, call, last);
-    if (resolved.era === 'legacy')
-      return { status: 'complete', result: outcome as Record<string, unknown> };
-    return outcome as LoopOutcome;
+    return era.outcome(await around(settings.extensions, info, last));
   } finally {
     end?.();
   }
 }
 
-/** A bridge call (callTool, getPrompt, readResource): durable options may return a suspension. */
+/** A bridge call on a client (callTool, getPrompt, readResource): durable options may return a suspension. */
 export interface CallFunction<P> {
   (client: object, params: P, options: DurableCallOptions): Promise<DurableOutcome>;
   (
@@ -269,29 +124,68 @@ export interface CallFunction<P> {
   ): Promise<Record<string, unknown>>;
 }
 
+/** A bridge call on the bridge's own client: durable options may return a suspension. */
+export interface BridgeCall<P> {
+  (params: P, options: DurableCallOptions): Promise<DurableOutcome>;
+  (params: P, options?: CallOptions & { durable?: false }): Promise<Record<string, unknown>>;
+}
+
+/** Params of tools/call. */
+export type ToolParams = { name: string; arguments?: Record<string, unknown> };
+/** Params of prompts/get. */
+export type PromptParams = { name: string; arguments?: Record<string, string> };
+/** Params of resources/read. */
+export type ResourceParams = { uri: string };
+
+/** @internal The call method `method` on `target` (read when called: a bridge detaches). */
+export const bridgeCall = <P extends object>(method: CallMethod, target: () => CallTarget) =>
+  ((params: P, options: CallOptions & { durable?: boolean } = {}) =>
+    runCall(target, method, params as Record<string, unknown>, options).then((outcome) =>
+      // Only a durable call can suspend.
+      options.durable === true ? outcome : (outcome as { result: unknown }).result,
+    )) as BridgeCall<P>;
+
 const callFunction = <P extends object>(method: CallMethod) =>
-  (async (client: object, params: P, options: CallOptions & { durable?: boolean } = {}) => {
-    const outcome = await run(client, method, params as Record<string, unknown>, options);
-    // Only a durable call can suspend.
-    return options.durable === true ? outcome : (outcome as { result: unknown }).result;
-  }) as CallFunction<P>;
+  ((client: object, params: P, options?: CallOptions) =>
+    bridgeCall<P>(method, () => entryOf(client))(
+      params,
+      options as CallOptions,
+    )) as CallFunction<P>;
 
 /** Call a tool; the person answers any question through waitFor. Durable: may return a suspension. */
-export const callTool = callFunction<{ name: string; arguments?: Record<string, unknown> }>(
-  'tools/call',
-);
+export const callTool = callFunction<ToolParams>('tools/call');
 
 /** Get a prompt; the person answers any question through waitFor. Durable: may return a suspension. */
-export const getPrompt = callFunction<{ name: string; arguments?: Record<string, string> }>(
-  'prompts/get',
-);
+export const getPrompt = callFunction<PromptParams>('prompts/get');
 
 /** Read a resource; the person answers any question through waitFor. Durable: may return a suspension. */
-export const readResource = callFunction<{ uri: string }>('resources/read');
+export const readResource = callFunction<ResourceParams>('resources/read');
 
-/** Options of resume; `durable` defaults to true (a further round suspends again). */
-export interface ResumeOptions extends CallOptions {
-  durable?: boolean;
+/** @internal Finish a suspended call on `target` (see `resume`). */
+export async function resumeOn(
+  targetOf: () => CallTarget,
+  suspension: Suspension,
+  answers: readonly Answer[],
+  options: ResumeOptions = {},
+): Promise<DurableOutcome> {
+  const limits = resolveLimits(targetOf().bridge?.settings.limits, options.limits);
+  const checked = parseSuspension(suspension, limits);
+  const responses = elicitationResponses(checked, answers, limits);
+  const durable = options.durable ?? true;
+  return runCall(
+    targetOf,
+    checked.method,
+    checked.params,
+    { ...options, durable },
+    async (settings) => ({
+      params: checked.params,
+      round: checked.round,
+      retry: {
+        responses: { ...responses, ...(await hostResponses(checked, settings, options.signal)) },
+        requestState: checked.requestState,
+      },
+    }),
+  );
 }
 
 /**
@@ -304,31 +198,17 @@ export async function resume(
   answers: readonly Answer[],
   options: ResumeOptions = {},
 ): Promise<DurableOutcome> {
-  const limits = resolveLimits(attachmentOf(client)?.options.limits, options.limits);
-  const checked = parseSuspension(suspension, limits);
-  const responses = elicitationResponses(checked, answers, limits);
-  const durable = options.durable ?? true;
-  return run(client, checked.method, checked.params, { ...options, durable }, async (resolved) => ({
-    params: checked.params,
-    round: checked.round,
-    retry: {
-      responses: { ...responses, ...(await hostResponses(checked, resolved, options.signal)) },
-      requestState: checked.requestState,
-    },
-  }));
+  return resumeOn(() => entryOf(client), suspension, answers, options);
 }
 
 /** Host-handled inputRequests (sampling, roots) of a suspension, answered at resume. */
 async function hostResponses(
   suspension: Suspension,
-  resolved: Pick<Resolved, 'sampling' | 'roots' | 'waitFor' | 'modes' | 'serverName'>,
+  settings: CallSettings,
   signal?: AbortSignalLike,
 ) {
   const responses: Array<[string, unknown]> = [];
-  const context = {
-    options: resolved,
-    modes: resolved.modes,
-  };
+  const context = { handlers: settings, modes: settings.modes };
   for (const [key, entry] of Object.entries(suspension.inputRequests)) {
     if (entry.method === 'elicitation/create') continue;
     assertServable(key, entry, context);
@@ -337,7 +217,7 @@ async function hostResponses(
       await answerHostRequest(entry, {
         ...context,
         maxAttempts: 1,
-        origin: { server: resolved.serverName, era: 'modern', inputKey: key },
+        origin: { server: settings.serverName, era: 'modern', inputKey: key },
         signal,
       }),
     ]);

@@ -2,19 +2,30 @@ export { answerToElicitResult, elicitationToRequest, parseElicitationParams } fr
 export type { ElicitationParams, ElicitResult } from './mapping';
 export { elicitationCapabilities } from './capabilities';
 export type { BridgeCapabilities, CapabilityOptions, ElicitationMode } from './capabilities';
-export { attachWaitFor } from './attachWaitFor';
-export type { AttachOptions, Attachment, RootsHandler, SamplingHandler } from './attachWaitFor';
+export { attachWaitFor, createBridge } from './attachWaitFor';
+export type {
+  AttachOptions,
+  Attachment,
+  Bridge,
+  ListOptions,
+  RootsHandler,
+  SamplingHandler,
+} from './attachWaitFor';
 export { callTool, getPrompt, readResource, resume } from './calls';
 export type {
+  BridgeCall,
   CallFunction,
   CallOptions,
   DurableCallOptions,
   DurableOutcome,
+  PromptParams,
+  ResourceParams,
   ResumeOptions,
+  ToolParams,
 } from './calls';
 export { parseSuspension } from './eras/modern/suspension';
 export type { Suspension } from './eras/modern/suspension';
-export type { InputRequest } from './eras/modern/resolveRound';
+export type { InputRequest } from './eras/modern/round';
 export { defaultBridgeLimits } from './limits';
 export type { BridgeLimits } from './limits';
 export { BridgeError } from './bridgeError';
@@ -27,5 +38,7 @@ export type {
   ExtensionHost,
 } from './extension';
 export type { V1Schemas } from './clientPort';
-export { connect, MODERN_PROTOCOL_VERSION } from './connection';
+export { connect } from './connection';
+export { LEGACY_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSION } from './protocol';
+export type { ProtocolEra, SdkGeneration } from './protocol';
 export type { ConnectOptions, Connection, EraChoice } from './connection';

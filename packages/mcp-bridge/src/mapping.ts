@@ -1,5 +1,5 @@
 /**
- * The pure mappings of design.md, exactly as its table says:
+ * The pure mappings of docs/architecture.md ("The mapping"), exactly as its table says:
  * - `mode == "url"` → `kind: "authorization"`, `url`; otherwise `kind: "input"`, `data.schema`.
  * - `message` → `prompt`; `id` is fresh, `elc-…`, unique per call.
  * - `ok: true` → accept with `content` (`{}` when absent); `declined` → decline; anything else → cancel.
@@ -44,7 +44,7 @@ export function parseElicitationParams(params: unknown): ElicitationParams {
   return { mode: 'form', message, requestedSchema: schema };
 }
 
-/** Map `elicitation/create` params to a Request (table of design.md); malformed params throw. */
+/** Map `elicitation/create` params to a Request (table of docs/architecture.md); malformed params throw. */
 export function elicitationToRequest(params: unknown): Request {
   const parsed = parseElicitationParams(params);
   const id = createRequestId('elc');
@@ -53,7 +53,7 @@ export function elicitationToRequest(params: unknown): Request {
   return { id, kind: 'input', prompt: parsed.message, data: { schema: parsed.requestedSchema } };
 }
 
-/** Map an Answer to the ElicitResult the protocol wants (table of design.md). */
+/** Map an Answer to the ElicitResult the protocol wants (table of docs/architecture.md). */
 export function answerToElicitResult(answer: Answer): ElicitResult {
   if (answer.ok) return { action: 'accept', content: answer.data ?? {} };
   return { action: answer.reason === 'declined' ? 'decline' : 'cancel' };

@@ -7,7 +7,9 @@
 import type { AbortSignalLike } from '@waitfor/core';
 import { BridgeError, toBridgeError } from '../../bridgeError';
 import type { ClientPort } from '../../clientPort';
-import type { BridgeEvents, CallMethod, ExtensionHost } from '../../extension';
+import type { BridgeEvents, ExtensionHost } from '../../extension';
+import type { CallMethod } from '../../protocol';
+import type { CallJob } from '../era';
 import { linkedController, MAX_TIMER_DELAY, schedule } from '@waitfor/runtime';
 
 /** Options of a legacy call. */
@@ -19,9 +21,6 @@ export interface LegacyCallOptions {
   host?: ExtensionHost | undefined;
   openCount: () => number;
 }
-
-/** Default time budget of a call, in ms, as in both SDKs. */
-export const DEFAULT_TIMEOUT = 60_000;
 
 /** Issue one legacy-era call with a deadline that pauses while a question is open. */
 export async function legacyCall(
@@ -69,4 +68,23 @@ export async function legacyCall(
     for (const stop of unsubscribe) stop();
     controller.dispose();
   }
+}
+
+/**
+ * However the call ends, a question it pushed that is still open can no longer be used. Linked
+ * before any extension runs, so an overlap the call's own options forbid is refused before anything
+ * is sent.
+ */
+export const beginCall = (job: CallJob): (() => void) | undefined =>
+  job.settings.bridge?.links.beginCall(job.info, job.own);
+
+/** Run a legacy call: the SDK's own call, the attached handler answering its pushes. */
+export function call(job: CallJob): Promise<unknown> {
+  const bridge = job.settings.bridge;
+  return legacyCall(job.settings.port, job.method, job.params, {
+    signal: job.options.signal,
+    timeout: job.timeout,
+    host: bridge?.host,
+    openCount: () => bridge?.openCount() ?? 0,
+  });
 }

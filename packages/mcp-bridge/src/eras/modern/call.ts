@@ -1,7 +1,7 @@
 /**
  * The bridge's own input_required loop (modern era) for tools/call, prompts/get and resources/read.
  *
- * Invariants (spec-digest §2.7):
+ * Invariants (protocol 2026-07-28, `input_required` results):
  * - every leg is a new SDK request, so a new JSON-RPC id;
  * - `requestState` is echoed byte-exact and omitted when the server sent none;
  * - `inputResponses` is keyed exactly like `inputRequests` and omitted on state-only rounds;
@@ -11,22 +11,16 @@
  */
 import type { AbortSignalLike, RequestOrigin } from '@waitfor/core';
 import { abortedError, BridgeError, toBridgeError } from '../../bridgeError';
-import { isAborted } from '@waitfor/runtime';
+import { isAborted, linkedController, MAX_TIMER_DELAY } from '@waitfor/runtime';
 import type { ClientPort } from '../../clientPort';
-import type { CallMethod } from '../../extension';
-import {
-  assertServable,
-  parseInputRequests,
-  resolveRound,
-  type RoundContext,
-} from './resolveRound';
-import { createSuspension, type Suspension } from './suspension';
+import type { CallMethod } from '../../protocol';
+import { callOrigin, type CallJob, type CallOutcome } from '../era';
+import { assertServable, parseInputRequests, resolveRound, type RoundContext } from './round';
+import { createSuspension } from './suspension';
 import { checkBound, defaultBridgeLimits } from '../../limits';
 
 /** The outcome of a loop: the final result, or (durable mode) a suspension. */
-export type LoopOutcome =
-  | { status: 'complete'; result: Record<string, unknown> }
-  | { status: 'suspended'; suspension: Suspension };
+export type LoopOutcome = CallOutcome;
 
 /** Where a loop starts: a first call, or a resumed retry. */
 export interface LoopStart {
@@ -50,9 +44,6 @@ export interface LoopOptions {
   origin: RequestOrigin;
   round: Omit<RoundContext, 'origin' | 'signal'>;
 }
-
-/** Default cap on input_required retries per call. */
-export const DEFAULT_MAX_ROUNDS = 10;
 
 /** The params of a retry: the original params, this round's responses and the state, byte-exact. */
 export function retryParams(
@@ -153,5 +144,38 @@ export async function runInputRequiredLoop(
       signal: options.signal,
     });
     send = retryParams(start.params, responses, classified.requestState);
+  }
+}
+
+/** Run a modern call: the bridge's own loop, ended by the caller's signal or by detaching the bridge. */
+export async function call(job: CallJob): Promise<LoopOutcome> {
+  const { settings } = job;
+  const scope = linkedController(job.options.signal);
+  const unfollow = settings.bridge?.links.follow(scope);
+  try {
+    return await runInputRequiredLoop(
+      (await job.start?.(settings)) ?? { params: job.params, round: 0 },
+      {
+        port: settings.port,
+        method: job.method,
+        signal: scope.signal,
+        // The SDK times each leg with one timer, which fires at once past MAX_TIMER_DELAY: a
+        // longer budget (Infinity: none) waits as long as one timer can.
+        timeout: Math.min(job.timeout, MAX_TIMER_DELAY),
+        maxRounds: job.maxRounds,
+        durable: job.durable,
+        origin: { server: settings.serverName, era: 'modern', ...callOrigin(job.info) },
+        round: {
+          handlers: settings,
+          modes: settings.modes,
+          maxAttempts: settings.maxAttempts,
+          limits: settings.limits,
+          hooks: settings.bridge?.hooks,
+        },
+      },
+    );
+  } finally {
+    scope.dispose();
+    unfollow?.();
   }
 }

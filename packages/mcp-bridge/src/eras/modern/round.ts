@@ -7,13 +7,14 @@
  * and no waitFor is left open; sampling/roots go to host handlers and fail with
  * 'unsupported_input_request' when the host gave none (then they were not declared either).
  */
-import type { AbortSignalLike, RequestOrigin } from '@waitfor/core';
+import type { AbortSignalLike, RequestOrigin, WaitFor } from '@waitfor/core';
 import { askPerson, checkQuestion, type AskHooks } from '../../askPerson';
 import { BridgeError } from '../../bridgeError';
 import type { ElicitationMode } from '../../capabilities';
 import { isRecord, parseElicitationParams } from '../../mapping';
 import { createController, linkedController } from '@waitfor/runtime';
-import type { AttachOptions } from '../../attachWaitFor';
+import type { RootsHandler, SamplingHandler } from '../../bridgeState';
+import { noWaitFor } from '../../callOptions';
 import { checkBound, type BridgeLimits } from '../../limits';
 
 /** One embedded request of an input_required result. */
@@ -24,7 +25,12 @@ export interface InputRequest {
 
 /** Everything a round needs. */
 export interface RoundContext {
-  options: Pick<AttachOptions, 'waitFor' | 'sampling' | 'roots'>;
+  /** Who answers: the person (waitFor; unset: nobody, every question cancelled) and the host. */
+  handlers: {
+    waitFor?: WaitFor | undefined;
+    sampling?: SamplingHandler | undefined;
+    roots?: RootsHandler | undefined;
+  };
   modes: readonly ElicitationMode[];
   maxAttempts: number;
   /** Bounds on what the server sends (unset: the defaults). */
@@ -64,7 +70,7 @@ export function parseInputRequests(value: unknown, limit = Infinity): Record<str
 export function assertServable(
   key: string,
   entry: InputRequest,
-  context: Pick<RoundContext, 'options' | 'modes'>,
+  context: Pick<RoundContext, 'handlers' | 'modes'>,
 ): void {
   if (entry.method === 'elicitation/create') {
     const mode = parseElicitationParams(entry.params).mode;
@@ -76,8 +82,8 @@ export function assertServable(
     }
     return;
   }
-  if (entry.method === 'sampling/createMessage' && context.options.sampling !== undefined) return;
-  if (entry.method === 'roots/list' && context.options.roots !== undefined) return;
+  if (entry.method === 'sampling/createMessage' && context.handlers.sampling !== undefined) return;
+  if (entry.method === 'roots/list' && context.handlers.roots !== undefined) return;
   throw new BridgeError(
     'unsupported_input_request',
     `inputRequests["${key}"]: ${entry.method} not served`,
@@ -89,7 +95,7 @@ export async function answerHostRequest(
   entry: InputRequest,
   context: RoundContext & { signal?: AbortSignalLike | undefined },
 ): Promise<unknown> {
-  const { sampling, roots } = context.options;
+  const { sampling, roots } = context.handlers;
   const handlerContext = { signal: context.signal, origin: context.origin };
   try {
     return await (entry.method === 'roots/list'
@@ -135,7 +141,7 @@ export async function resolveRound(
             question !== undefined
               ? await askPerson(question, {
                   ...context,
-                  waitFor: context.options.waitFor,
+                  waitFor: context.handlers.waitFor ?? noWaitFor,
                   origin,
                   signal,
                 })

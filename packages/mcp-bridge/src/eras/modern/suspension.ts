@@ -13,9 +13,9 @@ import { buildElicitationRequest, checkQuestion, settleAnswer } from '../../askP
 import { BridgeError, messageOf } from '../../bridgeError';
 import type { FormLimits } from '@waitfor/core/form';
 import { checkBound, type BridgeLimits } from '../../limits';
-import type { CallMethod } from '../../extension';
+import { CALL_METHODS, type CallMethod } from '../../protocol';
 import { isRecord } from '../../mapping';
-import { parseInputRequests, type InputRequest } from './resolveRound';
+import { parseInputRequests, type InputRequest } from './round';
 
 /** The shape of suspensions this version writes and reads; older ones are refused (ask again). */
 const VERSION = 2;
@@ -71,8 +71,6 @@ export function createSuspension(input: {
   return suspension;
 }
 
-const methods: readonly string[] = ['tools/call', 'prompts/get', 'resources/read'];
-
 /**
  * Check untrusted suspension data (e.g. read back from storage), within `limits` when given
  * (`resume` passes the call's); throws 'invalid_params' (the underlying error, e.g. a form schema
@@ -84,7 +82,7 @@ export function parseSuspension(value: unknown, limits?: Partial<BridgeLimits>):
   if (!isRecord(value)) throw fail('not an object');
   if (value['version'] !== VERSION)
     throw fail(`version ${String(value['version'])} is not ${VERSION} (call again)`);
-  if (typeof value['method'] !== 'string' || !methods.includes(value['method']))
+  if (typeof value['method'] !== 'string' || !CALL_METHODS.includes(value['method']))
     throw fail('bad method');
   const params = value['params'];
   if (!isRecord(params)) throw fail('params must be an object');

@@ -1,0 +1,66 @@
+/**
+ * Everything the bridge does to an SDK client beyond its public API, in one place, pinned to the SDK
+ * versions it was written for. `sdkWorkarounds.test.ts` reads the installed SDKs' package.json and
+ * checks, against real clients, that each thing relied on still holds: an SDK upgrade that changes
+ * it fails that test instead of silently breaking a connection.
+ */
+import { asRecord, type Loose } from './shared';
+
+/** The SDK versions these workarounds were written (and last checked) for. */
+export const WRITTEN_FOR = {
+  '@modelcontextprotocol/client': '2.4.0',
+  '@modelcontextprotocol/sdk': '1.32.2',
+} as const;
+
+type OnMessage = (message: unknown, ...rest: unknown[]) => void;
+type Send = (...args: never[]) => unknown;
+
+/**
+ * Spec 2026-07-28 says a client MUST treat a missing `resultType` as "complete"; the v2 SDK's modern
+ * codec (2.4.0) rejects it instead. On a modern connection the bridge therefore stamps `resultType:
+ * "complete"` on the results of its own raw requests (`ids`) that lack one, at the transport's
+ * public `onmessage` seam, before the SDK decodes them; the host's own calls on the same client are
+ * left as they are. Call before every raw request: it re-applies itself whenever the SDK installs a
+ * new handler (reconnect) and is a no-op while its own handler is in place.
+ */
+export function stampMissingResultType(client: Loose, ids: Set<unknown>): void {
+  const transport = client['transport'] as unknown as
+    { onmessage?: OnMessage & { stamps?: Set<unknown> } } | undefined;
+  const inner = transport?.onmessage;
+  if (transport === undefined || inner === undefined || inner.stamps === ids) return;
+  const patched: OnMessage = (message, ...rest) => {
+    const record = asRecord(message);
+    const result = record['result'];
+    inner(
+      ids.has(record['id']) &&
+        typeof result === 'object' &&
+        result !== null &&
+        !Array.isArray(result) &&
+        !('resultType' in result)
+        ? { ...record, result: { ...result, resultType: 'complete' } }
+        : message,
+      ...rest,
+    );
+  };
+  transport.onmessage = Object.assign(patched, { stamps: ids });
+}
+
+/**
+ * Issue `request` and capture the JSON-RPC id the SDK chose for it: the v2 SDK (2.4.0) hands the
+ * message to `transport.send` synchronously inside `request()`, so `send` is wrapped for exactly
+ * that call. (Closed: no transport, and the SDK itself rejects with "Not connected".)
+ */
+export function captureRequestId<T>(client: Loose, request: () => T): { id: unknown; pending: T } {
+  const transport = (client['transport'] ?? {}) as unknown as { send: Send };
+  const send = transport.send;
+  let id: unknown;
+  transport.send = (...args: never[]) => {
+    id ??= asRecord(args[0])['id'];
+    return send.apply(transport, args);
+  };
+  try {
+    return { pending: request(), id };
+  } finally {
+    transport.send = send;
+  }
+}

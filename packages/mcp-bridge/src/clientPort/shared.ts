@@ -1,0 +1,81 @@
+/**
+ * What both SDK generations share: reading a client structurally, the SDK options both read the
+ * same way, and the notification fan-out (both deliver unknown methods to the fallback handler).
+ */
+import { BridgeError } from '../bridgeError';
+import type { PortCallOptions } from '../clientPort';
+
+type AnyFunction = (...args: never[]) => unknown;
+
+/** A client read structurally: any key, functions called by name. */
+export type Loose = Record<string, unknown> & Record<string, AnyFunction | undefined>;
+
+/** The method `name` of `client`, if it has one. */
+export const fn = (client: Loose, name: string): AnyFunction | undefined =>
+  typeof client[name] === 'function' ? (client[name] as AnyFunction) : undefined;
+
+/** Call `client[name](...args)`; a missing method is the host's mistake ('invalid_options'). */
+export function invoke(client: Loose, name: string, ...args: unknown[]): unknown {
+  const method = fn(client, name);
+  if (method === undefined)
+    throw new BridgeError('invalid_options', `The MCP client has no ${name}() method`);
+  return (method as (...values: unknown[]) => unknown).apply(client, args);
+}
+
+/** `value` as a record, `{}` when it is none. */
+export const asRecord = (value: unknown): Record<string, unknown> =>
+  typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+
+/** The SDK request options (both generations read an undefined option as unset). */
+export const sdkOptions = (options: PortCallOptions) => ({
+  signal: options.signal,
+  timeout: options.timeout,
+  allowInputRequired: options.raw,
+});
+
+/** The SDK method name of a list method (both generations name them alike). */
+export const listName = {
+  'tools/list': 'listTools',
+  'prompts/list': 'listPrompts',
+  'resources/list': 'listResources',
+} as const;
+
+type Listener = (params: Record<string, unknown>) => void;
+
+/**
+ * Notification fan-out for one client, so several extensions can listen to one method: methods
+ * without a specific handler reach the fallback on both generations (any fallback the host set is
+ * kept); `onMethod` may also register a specific handler (v2 does, for spec methods).
+ */
+export function notificationRouter(
+  client: Loose,
+  onMethod?: (method: string, deliver: (notification: unknown) => void) => void,
+) {
+  let routes: Map<string, Set<Listener>> | undefined;
+  const deliverTo = (listeners: Set<Listener>, notification: unknown) => {
+    for (const listener of [...listeners]) listener(asRecord(asRecord(notification)['params']));
+  };
+  return (method: string, listener: Listener): (() => void) => {
+    if (routes === undefined) {
+      const table = new Map<string, Set<Listener>>();
+      routes = table;
+      const previous = client['fallbackNotificationHandler'] as
+        ((notification: unknown) => Promise<void>) | undefined;
+      client['fallbackNotificationHandler'] = (async (notification: unknown) => {
+        const listeners = table.get(String(asRecord(notification)['method']));
+        if (listeners !== undefined) deliverTo(listeners, notification);
+        else if (previous !== undefined) await previous.call(client, notification);
+      }) as never;
+    }
+    let listeners = routes.get(method);
+    if (listeners === undefined) {
+      const set = new Set<Listener>();
+      listeners = set;
+      routes.set(method, set);
+      onMethod?.(method, (notification) => deliverTo(set, notification));
+    }
+    listeners.add(listener);
+    const own = listeners;
+    return () => void own.delete(listener);
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * The port of a v1 client (`@modelcontextprotocol/sdk`): legacy era only. Its handlers are
+ * registered with the SDK's zod request schemas, given (`options.v1Schemas`) or imported lazily, so
+ * registration may wait for a module: the client's `connect` waits for it too.
+ */
+import type { AbortSignalLike } from '@waitfor/core';
+import { BridgeError } from '../bridgeError';
+import type { ClientPort, InboundMethod, V1Schemas } from '../clientPort';
+import {
+  asRecord,
+  fn,
+  invoke,
+  listName,
+  notificationRouter,
+  sdkOptions,
+  type Loose,
+} from './shared';
+
+let v1TypesModule: Promise<V1Schemas> | undefined;
+function loadV1Schemas(): Promise<V1Schemas> {
+  // A variable specifier keeps bundlers from resolving v1 for hosts that never use it.
+  const specifier = '@modelcontextprotocol/sdk/types.js';
+  v1TypesModule ??= (import(/* @vite-ignore */ specifier) as Promise<V1Schemas>).catch(
+    (error: unknown) => {
+      v1TypesModule = undefined;
+      throw new BridgeError(
+        'invalid_options',
+        'A v1 client needs options.v1Schemas (or @modelcontextprotocol/sdk installed)',
+        { cause: error },
+      );
+    },
+  );
+  return v1TypesModule;
+}
+
+const v1SchemaName: Record<InboundMethod, keyof V1Schemas> = {
+  'elicitation/create': 'ElicitRequestSchema',
+  'sampling/createMessage': 'CreateMessageRequestSchema',
+  'roots/list': 'ListRootsRequestSchema',
+};
+
+/** The SDK-neutral view of a v1 client. */
+export function createV1Port(client: Loose): Omit<ClientPort, 'listTools'> {
+  /** The v1Schemas last given: read at registration, so a later attach's count. */
+  let given: V1Schemas | undefined;
+  /** Registrations in flight (loading their schemas), as one promise: `connect` waits for it. */
+  let loading: Promise<unknown> | undefined;
+
+  /**
+   * Make `connect` wait for the registrations in flight, so attach-then-connect (without awaiting
+   * `ready`) cannot answer an early push "Method not found"; a registration that failed fails the
+   * connect instead of leaving the push unanswered.
+   */
+  const holdConnect = (registration: Promise<unknown>) => {
+    if (loading === undefined) {
+      const connect = client['connect'] as (...args: unknown[]) => unknown;
+      client['connect'] = (async (...args: unknown[]) => {
+        await loading;
+        return connect.apply(client, args);
+      }) as never;
+    }
+    const all = Promise.all([loading, registration]);
+    // Observed here so a failure nobody connects after is no unhandled rejection; connect rethrows it.
+    all.catch(Boolean);
+    loading = all;
+  };
+
+  return {
+    generation: 'v1',
+    client,
+    era: () => 'legacy',
+    serverName: () => {
+      const name = asRecord(fn(client, 'getServerVersion')?.call(client))['name'];
+      return typeof name === 'string' && name !== '' ? name : undefined;
+    },
+    isConnected: () => client['transport'] !== undefined,
+    useSchemas: (schemas) => void (given = schemas),
+    registerCapabilities: (capabilities) =>
+      void invoke(client, 'registerCapabilities', capabilities),
+    setRequestHandler: (method, handler) => {
+      const registration = (given === undefined ? loadV1Schemas() : Promise.resolve(given)).then(
+        (schemas) => {
+          const schema = schemas[v1SchemaName[method]];
+          if (schema === undefined)
+            throw new BridgeError(
+              'invalid_options',
+              `options.v1Schemas lacks ${v1SchemaName[method]}`,
+            );
+          invoke(client, 'setRequestHandler', schema, (request: unknown, extra: unknown) =>
+            handler(asRecord(asRecord(request)['params']), {
+              signal: asRecord(extra)['signal'] as AbortSignalLike | undefined,
+              id: asRecord(extra)['requestId'],
+            }),
+          );
+          return () => void invoke(client, 'removeRequestHandler', method);
+        },
+      );
+      holdConnect(registration);
+      return registration;
+    },
+    onNotification: notificationRouter(client),
+    call: async (method, params, options) => {
+      if (method === 'tools/call')
+        return invoke(client, 'callTool', params, undefined, sdkOptions(options));
+      return invoke(
+        client,
+        method === 'prompts/get' ? 'getPrompt' : 'readResource',
+        params,
+        sdkOptions(options),
+      );
+    },
+    list: async (method, params, options) =>
+      invoke(client, listName[method], params, sdkOptions(options)),
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * The port of a v2 client (`@modelcontextprotocol/client`): both eras, handlers registered by
+ * method name and synchronously (so a missing capability throws at attach time).
+ */
+import type { AbortSignalLike } from '@waitfor/core';
+import type { ClientPort } from '../clientPort';
+import type { ProtocolEra } from '../protocol';
+import { captureRequestId, stampMissingResultType } from './sdkWorkarounds';
+import {
+  asRecord,
+  fn,
+  invoke,
+  listName,
+  notificationRouter,
+  sdkOptions,
+  type Loose,
+} from './shared';
+
+/** The SDK-neutral view of a v2 client. */
+export function createV2Port(client: Loose): Omit<ClientPort, 'listTools'> {
+  /** JSON-RPC ids of the bridge's raw requests in flight on this client. */
+  const rawIds = new Set<unknown>();
+  const era = () => invoke(client, 'getProtocolEra') as ProtocolEra | undefined;
+  const route = notificationRouter(client, (method, deliver) => {
+    try {
+      invoke(client, 'setNotificationHandler', method, deliver);
+    } catch {
+      // Not a spec method for this SDK: the fallback route still delivers it.
+    }
+  });
+  return {
+    generation: 'v2',
+    client,
+    era,
+    serverName: () => {
+      const name = asRecord(fn(client, 'getServerVersion')?.call(client))['name'];
+      return typeof name === 'string' && name !== '' ? name : undefined;
+    },
+    isConnected: () => client['transport'] !== undefined,
+    useSchemas: () => undefined,
+    registerCapabilities: (capabilities) =>
+      void invoke(client, 'registerCapabilities', capabilities),
+    setRequestHandler: (method, handler) => {
+      invoke(client, 'setRequestHandler', method, (request: unknown, context: unknown) => {
+        const mcpRequest = asRecord(asRecord(context)['mcpReq']);
+        return handler(asRecord(asRecord(request)['params']), {
+          signal: mcpRequest['signal'] as AbortSignalLike | undefined,
+          id: mcpRequest['id'],
+        });
+      });
+      return Promise.resolve(() => void invoke(client, 'removeRequestHandler', method));
+    },
+    onNotification: route,
+    call: async (method, params, options) => {
+      if (options.raw !== true) {
+        const name =
+          method === 'tools/call'
+            ? 'callTool'
+            : method === 'prompts/get'
+              ? 'getPrompt'
+              : 'readResource';
+        return invoke(client, name, params, sdkOptions(options));
+      }
+      if (era() === 'modern') stampMissingResultType(client, rawIds);
+      // request() rather than callTool(): callTool validates structured output against a cached
+      // outputSchema, which an input_required leg does not carry.
+      const { id, pending } = captureRequestId(client, () =>
+        invoke(client, 'request', { method, params }, sdkOptions(options)),
+      );
+      rawIds.add(id);
+      try {
+        return await pending;
+      } finally {
+        rawIds.delete(id);
+      }
+    },
+    list: async (method, params, options) =>
+      invoke(client, listName[method], params, sdkOptions(options)),
+  };
+}

@@ -1,0 +1,10 @@
+/** The eras side by side; a connection's is chosen once, by the era its client negotiated. */
+import type { ProtocolEra } from '../protocol';
+import type { Era } from './era';
+import { legacyEra } from './legacy';
+import { modernEra } from './modern';
+
+const eras: Record<ProtocolEra, Era> = { legacy: legacyEra, modern: modernEra };
+
+/** The era object of a negotiated era (a client not connected yet counts as legacy). */
+export const eraFor = (era: ProtocolEra | undefined): Era => eras[era ?? 'legacy'];

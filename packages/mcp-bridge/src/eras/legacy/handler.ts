@@ -1,0 +1,38 @@
+/**
+ * The legacy era's pushed question: a 2025 server sends `elicitation/create` (or sampling, roots)
+ * while a call is open, naming no call. The question is linked to the bridge calls in flight
+ * (`questionLinks.ts`), attributed to the only one when exactly one is, asked with that call's own
+ * options when it brought some, and shown to the extensions' `legacyRequest` rewrites.
+ */
+import type { Request } from '@waitfor/core';
+import type { BridgeState } from '../../bridgeState';
+import type { InboundContext } from '../../clientPort';
+import { callOrigin, type PushedQuestion } from '../era';
+
+/** Scope a pushed question to the calls it can belong to. */
+export function question(
+  bridge: BridgeState,
+  context: InboundContext,
+  params: Record<string, unknown>,
+): PushedQuestion {
+  const linked = bridge.links.openQuestion(context.signal, true);
+  // A push names no call: it is attributed only when exactly one bridge call is in flight.
+  const only = linked.calls.length === 1 ? linked.calls[0] : undefined;
+  const extensions = bridge.settings.extensions;
+  return {
+    signal: linked.signal,
+    close: linked.close,
+    own: only?.own,
+    origin:
+      only === undefined
+        ? { server: bridge.host.serverName, era: 'legacy' }
+        : { server: only.info.serverName, era: 'legacy', ...callOrigin(only.info) },
+    rewrite: extensions.some((extension) => extension.legacyRequest)
+      ? (request: Request) =>
+          extensions.reduce(
+            (current, extension) => extension.legacyRequest?.(current, params) ?? current,
+            request,
+          )
+      : undefined,
+  };
+}

@@ -1,0 +1,16 @@
+/** The modern era (protocol 2026-07-28): input_required rounds the bridge drives itself. */
+import type { Era } from '../era';
+import { call, type LoopOutcome } from './call';
+import { question } from './handler';
+import { checkCall } from './options';
+
+/** The modern era's jobs. */
+export const modernEra: Era = {
+  name: 'modern',
+  durable: true,
+  question,
+  checkCall,
+  beginCall: () => undefined,
+  call,
+  outcome: (value) => value as LoopOutcome,
+};

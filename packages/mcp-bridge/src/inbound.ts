@@ -1,0 +1,107 @@
+/**
+ * The handlers the bridge registers on a client for server→client requests (`elicitation/create`,
+ * `sampling/createMessage`, `roots/list`). A question is scoped by the connection's era
+ * (`handler.ts` of `eras/legacy` and `eras/modern`), then answered the same way in both: the person through waitFor (re-asked
+ * on an invalid form), the host through its sampling and roots handlers.
+ */
+import { askPerson, checkQuestion } from './askPerson';
+import { BridgeError } from './bridgeError';
+import type { BridgeState } from './bridgeState';
+import type { InboundContext } from './clientPort';
+import type { Era, PushedQuestion } from './eras/era';
+import { parseElicitationParams } from './mapping';
+
+/** An error the SDKs send back as a JSON-RPC error with this code. */
+function rpcRefusal(code: number, message: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+/** Answer one pushed `elicitation/create` (either era) with the ElicitResult to send. */
+async function answerElicitation(
+  bridge: BridgeState,
+  question: PushedQuestion,
+  params: Record<string, unknown>,
+) {
+  // The only call in flight may bring its own waitFor, modes and maxAttempts (legacy era).
+  const { own } = question;
+  const { settings } = bridge;
+  try {
+    const mode = parseElicitationParams(params).mode;
+    if (!(own?.modes ?? bridge.modes).includes(mode))
+      throw rpcRefusal(-32602, `Client does not support ${mode}-mode elicitation requests`);
+    // Checked (and bounded) before anyone is asked: past a limit, the push is refused -32602.
+    return await askPerson(checkQuestion(params, (own?.limits ?? settings.limits).form), {
+      waitFor: own?.waitFor ?? settings.waitFor,
+      origin: question.origin,
+      signal: question.signal,
+      maxAttempts: own?.maxAttempts ?? settings.maxAttempts,
+      rewrite: question.rewrite,
+      hooks: bridge.hooks,
+    });
+  } catch (error) {
+    if (!BridgeError.isInstance(error)) throw error;
+    if (error.code === 'invalid_params') throw rpcRefusal(-32602, error.message);
+    // A pushed question must be answered: a waitFor that threw counts as the person dismissing
+    // it, and a question whose call ended (or whose connection is going away) is answered
+    // cancel — once; when the SDK itself aborted it (server cancelled, connection closed) the
+    // SDK sends nothing.
+    if (error.code === 'wait_failed' || error.code === 'aborted')
+      return { action: 'cancel' as const };
+    throw error;
+  }
+}
+
+/**
+ * Register the bridge's handlers on its port; `era` names the connection's era when a request
+ * arrives (the client may connect after attach). Throws 'invalid_options' when the client refuses
+ * a registration (connected without the capability).
+ */
+export function registerHandlers(bridge: BridgeState, era: () => Era): Promise<Array<() => void>> {
+  /** Serve one request under the question its era scopes it to. */
+  const serve =
+    <T>(answer: (question: PushedQuestion, params: Record<string, unknown>) => Promise<T>) =>
+    async (params: Record<string, unknown>, context: InboundContext): Promise<T> => {
+      const question = era().question(bridge, context, params);
+      try {
+        return await answer(question, params);
+      } finally {
+        question.close();
+      }
+    };
+  const { port } = bridge;
+  const { sampling, roots } = bridge.settings;
+  const registrations: Array<Promise<() => void>> = [];
+  try {
+    registrations.push(
+      port.setRequestHandler(
+        'elicitation/create',
+        serve((question, params) => answerElicitation(bridge, question, params)),
+      ),
+    );
+    if (sampling !== undefined) {
+      registrations.push(
+        port.setRequestHandler(
+          'sampling/createMessage',
+          serve((question, params) =>
+            sampling(params, { signal: question.signal, origin: question.origin }),
+          ),
+        ),
+      );
+    }
+    if (roots !== undefined) {
+      registrations.push(
+        port.setRequestHandler(
+          'roots/list',
+          serve((question) => roots({ signal: question.signal, origin: question.origin })),
+        ),
+      );
+    }
+  } catch (error) {
+    throw new BridgeError(
+      'invalid_options',
+      'Attach before connect, or declare elicitationCapabilities(options) in the Client',
+      { cause: error },
+    );
+  }
+  return Promise.all(registrations);
+}
