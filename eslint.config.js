@@ -67,7 +67,7 @@ export const layering = [
     [
       { ...mcpSdks, message: 'react answers Requests; it does not speak MCP.' },
       {
-        ...waitfor('mcp-bridge', 'legacy-spec', 'store'),
+        ...waitfor('mcp-bridge', 'legacy-spec', 'store', 'http'),
         message: 'react imports only @waitfor/core (design.md layering).',
       },
     ],
@@ -83,6 +83,10 @@ export const layering = [
       {
         ...waitfor('store'),
         message: 'mcp-bridge never imports the store; the store builds on the bridge.',
+      },
+      {
+        ...waitfor('http'),
+        message: 'mcp-bridge never imports http; http serves any inbox to a browser.',
       },
       { ...react, message: 'mcp-bridge knows nothing of React.' },
     ],
@@ -109,6 +113,17 @@ export const layering = [
       },
       { ...react, message: 'otel knows nothing of React.' },
       { ...mcpSdks, message: 'otel sees calls through the bridge, never an MCP SDK.' },
+    ],
+  ),
+  layer(
+    ['packages/http/src/**'],
+    [
+      {
+        ...waitfor('mcp-bridge', 'legacy-spec', 'react', 'otel', 'store'),
+        message: 'http imports only @waitfor/core: it serves any Inbox, the store one included.',
+      },
+      { ...react, message: 'http knows nothing of React.' },
+      { ...mcpSdks, message: 'http serves questions, never an MCP SDK.' },
     ],
   ),
   layer(

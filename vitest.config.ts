@@ -13,6 +13,9 @@ const sourceAliases = [
   { find: /^@waitfor\/mcp-bridge$/, replacement: here('./packages/mcp-bridge/src/index.ts') },
   { find: /^@waitfor\/mcp-bridge\/node$/, replacement: here('./packages/mcp-bridge/src/node.ts') },
   { find: /^@waitfor\/legacy-spec$/, replacement: here('./packages/legacy-spec/src/index.ts') },
+  { find: /^@waitfor\/http$/, replacement: here('./packages/http/src/index.ts') },
+  { find: /^@waitfor\/http\/client$/, replacement: here('./packages/http/src/client.ts') },
+  { find: /^@waitfor\/http\/node$/, replacement: here('./packages/http/src/node.ts') },
   { find: /^@waitfor\/otel$/, replacement: here('./packages/otel/src/index.ts') },
   { find: /^@waitfor\/react$/, replacement: here('./packages/react/src/index.ts') },
   // Private, bundled into every package (never published); its own tests are the 'runtime' project.
@@ -65,6 +68,17 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'http',
+          include: ['packages/http/src/**/*.test.ts'],
+          environment: 'node',
+          // Real HTTP servers, and PGlite's WebAssembly for the store inbox, on a busy machine.
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
         },
       },
       {

@@ -56,6 +56,17 @@ const forbidden: Array<[string, string]> = [
   ['packages/store/src/layer.ts', "import { legacySpec } from '@waitfor/legacy-spec';"],
   ['packages/store/src/layer.ts', "import { connect } from '@waitfor/mcp-bridge/node';"],
   ['packages/store/src/layer.ts', "import { Client } from '@modelcontextprotocol/client';"],
+  // http serves any Inbox to a browser: core (and the bundled runtime) only; nothing below reaches it.
+  ['packages/http/src/layer.ts', "import { createStore } from '@waitfor/store';"],
+  ['packages/http/src/layer.ts', "export const load = () => import('@waitfor/store');"],
+  ['packages/http/src/layer.ts', "import { attachWaitFor } from '@waitfor/mcp-bridge';"],
+  ['packages/http/src/layer.ts', "import { RequestList } from '@waitfor/react';"],
+  ['packages/http/src/layer.ts', "import { useState } from 'react';"],
+  ['packages/http/src/layer.ts', "import { Client } from '@modelcontextprotocol/client';"],
+  ['packages/core/src/layer.ts', "import { createInboxHandler } from '@waitfor/http';"],
+  ['packages/react/src/layer.ts', "import { createRemoteInbox } from '@waitfor/http/client';"],
+  ['packages/react/src/layer.ts', "export const load = () => import('@waitfor/http/client');"],
+  ['packages/mcp-bridge/src/layer.ts', "import { createInboxHandler } from '@waitfor/http';"],
   // Core's one exception, @waitfor/runtime, opens no door to the other packages.
   ['packages/core/src/layer.ts', "export const load = () => import('@waitfor/mcp-bridge/node');"],
   ['packages/core/src/layer.ts', "import { attachWaitFor } from '@waitfor/runtimes';"],
@@ -97,6 +108,9 @@ const allowed: Array<[string, string]> = [
   ['packages/store/src/layer.ts', "import { validateFormAnswer } from '@waitfor/core/form';"],
   ['packages/store/src/layer.ts', "import { attachWaitFor } from '@waitfor/mcp-bridge';"],
   ['packages/store/src/layer.ts', "export const load = () => import('pg');"],
+  ['packages/http/src/layer.ts', "import { parseAnswer } from '@waitfor/core';"],
+  ['packages/http/src/layer.ts', "import { validateFormAnswer } from '@waitfor/core/form';"],
+  ['packages/http/src/layer.ts', "import { createListeners } from '@waitfor/runtime';"],
   // Every package may use the private runtime it bundles.
   ['packages/core/src/layer.ts', "import { schedule } from '@waitfor/runtime';"],
   ['packages/core/src/layer.ts', "export const load = () => import('@waitfor/runtime');"],
@@ -134,6 +148,10 @@ describe('package dependencies follow the layering', () => {
     ['mcp-bridge', /^(@waitfor\/(legacy-spec|react|store)|react)/],
     ['legacy-spec', /^(@waitfor\/(react|store)|react)/],
     ['otel', /^(@waitfor\/(legacy-spec|react)|@modelcontextprotocol\/|react)/],
+    [
+      'http',
+      /^(@waitfor\/(mcp-bridge|legacy-spec|react|otel|store)|@modelcontextprotocol\/|react)/,
+    ],
     ['store', /^(@waitfor\/(legacy-spec|react|otel)|@modelcontextprotocol\/|react)/],
   ])('%s depends on nothing it may not import', (name, forbidden) => {
     expect(runtimeDependencies(name).filter((dependency) => forbidden.test(dependency))).toEqual(

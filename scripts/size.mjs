@@ -34,6 +34,10 @@ export const entries = [
   // @opentelemetry/api is a peer: left out, like every peer.
   { name: '@waitfor/otel', file: 'packages/otel/src/index.ts', budget: 3 * 1024 },
   { name: '@waitfor/react', file: 'packages/react/src/index.ts', budget: 8 * 1024 },
+  // The server handler and the browser's remote inbox are separate entries: a page never downloads
+  // the handler. The Node adapter (@waitfor/http/node) runs on servers only and has no budget.
+  { name: '@waitfor/http', file: 'packages/http/src/index.ts', budget: 4 * 1024 },
+  { name: '@waitfor/http/client', file: 'packages/http/src/client.ts', budget: 3 * 1024 },
   // `external`: PGlite, a dependency, is left out: pgliteDriver loads it on demand (a dynamic
   // import) and it is a ~9 MB WebAssembly build that no JS budget could hold; `pg` is a peer.
   {

@@ -1,0 +1,73 @@
+import { parseAnswer, WaitforError } from '@waitfor/core';
+import { validateFormAnswer } from '@waitfor/core/form';
+import type { Answer } from '@waitfor/core';
+import type { RouteContext } from './handler';
+import { json, refuse } from './responses';
+import { readCapped } from './readBody';
+
+/**
+ * Answers one question of the caller's scope. Only JSON from an allowed Origin is read (a cross-site
+ * form post can send neither), at most `maxBodyBytes` of it; every refusal leaves the question as
+ * it was. 404 for an id the caller cannot see, 409 for one that ended, 422 for a form answer that
+ * does not fit (with per-field `errors`).
+ */
+export async function answerRoute(
+  request: Request,
+  id: string,
+  context: RouteContext,
+): Promise<Response> {
+  const { cors } = context;
+  const origin = request.headers.get('origin');
+  if (origin === null || !context.allowedOrigins.has(origin))
+    return refuse(403, 'refused', 'Answers are accepted from the inbox page only.');
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^application\/json\s*(;|$)/i.test(type))
+    return refuse(415, 'invalid_answer', 'Send the answer as application/json.', {}, cors);
+  const body = await readCapped(request, context.maxBodyBytes);
+  if ('failure' in body)
+    return body.failure === 'too_large'
+      ? refuse(413, 'invalid_answer', `The answer is over ${context.maxBodyBytes} bytes.`, {}, cors)
+      : refuse(400, 'invalid_answer', 'The answer is not UTF-8.', {}, cors);
+  let answer: Answer;
+  try {
+    answer = parseAnswer(JSON.parse(body.text));
+  } catch (error) {
+    const message = WaitforError.isInstance(error) ? error.message : 'The answer is not JSON.';
+    return refuse(400, 'invalid_answer', message, {}, cors);
+  }
+  if (answer.id !== id)
+    return refuse(400, 'invalid_answer', 'The answer names another question.', {}, cors);
+
+  const feed = await context.feedOf(context.scope);
+  const question = feed.inbox.get(id);
+  if (!question)
+    return feed.ended(id)
+      ? refuse(409, 'conflict', 'This question was already answered.', {}, cors)
+      : refuse(404, 'not_found', 'No such question.', {}, cors);
+  // The same rule as the store and the bridge: an accepted form answer must fit the form.
+  const schema = question.data?.schema;
+  if (answer.ok && schema !== undefined && question.url === undefined) {
+    const validation = validateFormAnswer(schema, answer.data ?? {});
+    if (!validation.ok)
+      return refuse(
+        422,
+        'invalid_form',
+        'The answer does not fit the form.',
+        { errors: validation.errors },
+        cors,
+      );
+  }
+  let won: boolean;
+  try {
+    won = feed.inbox.submit ? await feed.inbox.submit(answer) : feed.inbox.answer(answer);
+  } catch (error) {
+    const errors = (error as { errors?: unknown } | null)?.errors;
+    if ((error as { code?: unknown } | null)?.code === 'invalid_answer')
+      return refuse(422, 'invalid_form', 'The answer was refused.', { errors: errors ?? {} }, cors);
+    throw error;
+  }
+  feed.noteEnded(id);
+  return won
+    ? json(200, { answered: true }, cors)
+    : refuse(409, 'conflict', 'This question was already answered.', {}, cors);
+}

@@ -1,0 +1,158 @@
+import type { Request as WaitforRequest } from '@waitfor/core';
+import { scheduleUnref } from '@waitfor/runtime';
+import type { AnswerableInbox } from './handler';
+import { changeEvent, snapshotEvent } from './wire';
+
+/** One change of a scope's open questions, numbered. */
+interface Change {
+  seq: number;
+  added: readonly WaitforRequest[];
+  removed: readonly string[];
+}
+
+/** One connected Server-Sent Events client. */
+export interface Stream {
+  /** Sends encoded bytes; false when the client is too far behind (it is then closed). */
+  send(bytes: Uint8Array): void;
+  /** Ends the stream (the client reconnects and resumes). */
+  close(): void;
+}
+
+/** How a feed is bounded. */
+export interface FeedLimits {
+  heartbeatMs: number;
+  resumeWindowMs: number;
+  maxLoggedChanges: number;
+  maxEndedIds: number;
+}
+
+/**
+ * One scope's view for the handler: a single inbox subscription shared by every stream of the
+ * scope, a numbered log of recent changes (for `Last-Event-ID`), and the ids that ended lately
+ * (so answering one is 409, not 404).
+ */
+export interface Feed {
+  readonly inbox: AnswerableInbox;
+  readonly streams: Set<Stream>;
+  /** The events a (re)connecting client needs first: changes since `lastEventId`, or a snapshot. */
+  catchUp(lastEventId: string | null): Uint8Array;
+  /** True when `id` was open in this scope lately and has ended. */
+  ended(id: string): boolean;
+  /** Notes an id this handler answered (before its inbox may have said so). */
+  noteEnded(id: string): void;
+  /** Starts the resume window when no stream is left; the feed is dropped when it passes. */
+  release(): void;
+}
+
+const encoder = new TextEncoder();
+const eventIdPattern = /^([0-9a-z]{1,32})\.(\d{1,15})$/;
+let feeds = 0;
+
+/** Encodes one Server-Sent Event; JSON never contains a raw line break, so one `data:` line holds it. */
+export const encodeEvent = (id: string, event: string, data: unknown): string =>
+  `id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+
+/** A comment line: keeps proxies and the client's idle timers from closing a quiet stream. */
+export const heartbeat = encoder.encode(': heartbeat\n\n');
+
+/** Creates the feed of one scope; `drop` is called when it is no longer used. */
+export function createFeed(inbox: AnswerableInbox, limits: FeedLimits, drop: () => void): Feed {
+  // A new epoch per feed: an event id from an earlier feed, or another scope's, is never "known".
+  const epoch = `${(++feeds).toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+  const streams = new Set<Stream>();
+  const log: Change[] = [];
+  const endedIds = new Set<string>();
+  let seq = 0;
+  let last = inbox.getSnapshot();
+  let open = new Map(last.map((request) => [request.id, request]));
+  let stopHeartbeat: (() => void) | undefined;
+  let stopLinger: (() => void) | undefined;
+
+  const idOf = (at: number): string => `${epoch}.${at}`;
+  const broadcast = (bytes: Uint8Array): void => {
+    for (const stream of [...streams]) stream.send(bytes);
+  };
+
+  const onChange = (): void => {
+    const next = inbox.getSnapshot();
+    if (next === last) return;
+    const nextOpen = new Map(next.map((request) => [request.id, request]));
+    // A Request replaced under the same id (a re-asked form) is removed and added again.
+    const removed = [...open].flatMap(([id, request]) =>
+      nextOpen.get(id) === request ? [] : [id],
+    );
+    const added = next.filter((request) => open.get(request.id) !== request);
+    last = next;
+    open = nextOpen;
+    if (removed.length === 0 && added.length === 0) return;
+    for (const id of removed) endedIds.add(id);
+    for (const request of added) endedIds.delete(request.id);
+    trim(endedIds, limits.maxEndedIds);
+    const change = { seq: ++seq, added, removed };
+    log.push(change);
+    if (log.length > limits.maxLoggedChanges) log.shift();
+    broadcast(encoder.encode(encodeEvent(idOf(seq), changeEvent, { added, removed })));
+  };
+  const unsubscribe = inbox.subscribe(onChange);
+
+  const beat = (): void => {
+    stopHeartbeat = scheduleUnref(limits.heartbeatMs, () => {
+      broadcast(heartbeat);
+      beat();
+    });
+  };
+
+  const feed: Feed = {
+    inbox,
+    streams,
+    catchUp(lastEventId) {
+      stopLinger?.();
+      stopLinger = undefined;
+      if (!stopHeartbeat) beat();
+      const match = lastEventId === null ? null : eventIdPattern.exec(lastEventId);
+      const since = match && match[1] === epoch ? Number(match[2]) : -1;
+      const oldest = log[0]?.seq ?? seq + 1;
+      // Known and recent enough: what changed since. Unknown, forged or too old: a fresh snapshot.
+      if (since >= oldest - 1 && since <= seq) {
+        const text = log
+          .filter((change) => change.seq > since)
+          .map((change) =>
+            encodeEvent(idOf(change.seq), changeEvent, {
+              added: change.added,
+              removed: change.removed,
+            }),
+          )
+          .join('');
+        return encoder.encode(text);
+      }
+      return encoder.encode(encodeEvent(idOf(seq), snapshotEvent, { requests: last }));
+    },
+    ended: (id) => endedIds.has(id),
+    noteEnded(id) {
+      endedIds.add(id);
+      trim(endedIds, limits.maxEndedIds);
+    },
+    release() {
+      if (streams.size > 0) return;
+      stopHeartbeat?.();
+      stopHeartbeat = undefined;
+      stopLinger?.();
+      stopLinger = scheduleUnref(limits.resumeWindowMs, () => {
+        if (streams.size > 0) return;
+        unsubscribe();
+        drop();
+      });
+    },
+  };
+  // Until a stream arrives, the feed lives for the resume window only (a POST alone creates one).
+  feed.release();
+  return feed;
+}
+
+/** Drops the oldest entries of an insertion-ordered set beyond `max`. */
+function trim(set: Set<string>, max: number): void {
+  for (const id of set) {
+    if (set.size <= max) return;
+    set.delete(id);
+  }
+}

@@ -1,0 +1,4 @@
+export { createInboxHandler } from './handler';
+export type { AnswerableInbox, InboxHandler, InboxHandlerOptions } from './handler';
+export { HttpInboxError } from './httpError';
+export type { HttpInboxErrorCode, HttpInboxErrorOptions } from './httpError';

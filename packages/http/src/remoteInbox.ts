@@ -1,0 +1,256 @@
+import { parseAnswer, parseRequest } from '@waitfor/core';
+import type { Answer, Inbox, Request as WaitforRequest, WaitFor } from '@waitfor/core';
+import { createListeners, schedule } from '@waitfor/runtime';
+import { HttpInboxError } from './httpError';
+import type { HttpInboxErrorCode } from './httpError';
+import { readEvents } from './readEvents';
+import { answerPath, changeEvent, eventsPath, snapshotEvent } from './wire';
+
+/** The state of the remote inbox's event stream (the same words as @waitfor/react's ConnectionStatus). */
+export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'closed';
+
+/** Options of createRemoteInbox. */
+export interface RemoteInboxOptions {
+  /** The handler's base URL, e.g. `https://app.example/api/inbox` or `/api/inbox`. */
+  url: string;
+  /** The fetch to use (default globalThis.fetch). */
+  fetch?: typeof fetch;
+  /** Headers for every request, e.g. an Authorization header; a function is called per request. */
+  headers?: Record<string, string> | (() => Record<string, string>);
+  /** Whether cookies are sent (default `same-origin`; `include` for a handler on another origin). */
+  credentials?: RequestCredentials;
+  /** The first reconnect delay in ms (default 500); it doubles per failure up to `maxRetryMs`. */
+  retryMs?: number;
+  /** The longest reconnect delay in ms (default 30 s). */
+  maxRetryMs?: number;
+}
+
+/** A server's inbox seen from a browser: core's `Inbox`, plus the stream's state and answer errors. */
+export interface RemoteInbox extends Inbox {
+  /**
+   * Always rejects with HttpInboxError `unsupported`: questions are asked on the server (its inbox's
+   * waitFor); a browser only lists and answers them.
+   */
+  readonly waitFor: WaitFor;
+  /**
+   * Sends the answer: the question leaves the snapshot at once (sent) and stays out once the server
+   * confirms. On a refusal or a failure it comes back and `getAnswerError(id)` says why. False for
+   * a question that is not listed or already being sent; throws `invalid_answer` for a malformed one.
+   */
+  answer(answer: Answer): boolean;
+  /** As `answer`, resolving with the final word: true when confirmed, false when not sent or refused. */
+  submit(answer: Answer): Promise<boolean>;
+  /** Why the last answer to `id` failed (cleared by the next answer to it), for the UI to show. */
+  getAnswerError(id: string): HttpInboxError | undefined;
+  /** The event stream's state; it reconnects by itself after an error or a closed connection. */
+  getConnectionState(): ConnectionState;
+  /** Calls `listener` after every change of the connection state; returns the unsubscribe function. */
+  subscribeConnection(listener: () => void): () => void;
+  /** Why the stream last failed (e.g. `unauthorized`), until it connects again. */
+  getConnectionError(): HttpInboxError | undefined;
+  /** Stops the stream for good (state `closed`); answers in flight still settle. */
+  close(): void;
+}
+
+const codeOf: Record<number, HttpInboxErrorCode> = {
+  400: 'invalid_answer',
+  401: 'unauthorized',
+  403: 'refused',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'invalid_answer',
+  415: 'invalid_answer',
+  422: 'invalid_form',
+  429: 'refused',
+};
+
+/**
+ * Creates the browser side of createInboxHandler: the open questions follow the server's event
+ * stream, so @waitfor/react's hooks and views work on it unchanged.
+ */
+export function createRemoteInbox(options: RemoteInboxOptions): RemoteInbox {
+  const base = options.url.replace(/\/+$/, '');
+  const fetchOf = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const headersOf = (): Record<string, string> =>
+    typeof options.headers === 'function' ? options.headers() : { ...options.headers };
+  const credentials = options.credentials ?? 'same-origin';
+  const retryMs = options.retryMs ?? 500;
+  const maxRetryMs = options.maxRetryMs ?? 30_000;
+  const changes = createListeners();
+  const connection = createListeners();
+  // What the server says is open, and the ids being sent (hidden from the snapshot meanwhile).
+  let open = new Map<string, WaitforRequest>();
+  const sending = new Set<string>();
+  const answerErrors = new Map<string, HttpInboxError>();
+  let snapshot: readonly WaitforRequest[] | undefined;
+  let state: ConnectionState = 'connecting';
+  let connectionError: HttpInboxError | undefined;
+  let lastEventId: string | undefined;
+  const stop = new AbortController();
+
+  const changed = (): void => {
+    snapshot = undefined;
+    changes.emit();
+  };
+  const setState = (next: ConnectionState, error?: HttpInboxError): void => {
+    connectionError = error;
+    if (next === state) return;
+    state = next;
+    connection.emit();
+  };
+
+  const apply = (event: string, data: unknown): void => {
+    const record = data as { requests?: unknown; added?: unknown; removed?: unknown } | null;
+    if (event === snapshotEvent) {
+      open = new Map();
+      for (const request of listOf(record?.requests)) open.set(request.id, request);
+    } else if (event === changeEvent) {
+      const removed = Array.isArray(record?.removed) ? record.removed : [];
+      for (const id of removed) if (typeof id === 'string') open.delete(id);
+      for (const request of listOf(record?.added)) open.set(request.id, request);
+    } else return;
+    // An answer that failed stays readable while its question is open; a gone question forgets it.
+    for (const id of answerErrors.keys()) if (!open.has(id)) answerErrors.delete(id);
+    changed();
+  };
+
+  const connect = async (): Promise<void> => {
+    for (let failures = 0; !stop.signal.aborted;) {
+      try {
+        const response = await fetchOf(`${base}${eventsPath}`, {
+          headers: {
+            ...headersOf(),
+            accept: 'text/event-stream',
+            ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
+          },
+          credentials,
+          cache: 'no-store',
+          signal: stop.signal,
+        });
+        if (!response.ok || !response.body) throw await errorOf(response);
+        setState('connected');
+        // Only a stream that delivered something resets the backoff: one that ends at once does not.
+        failures++;
+        for await (const event of readEvents(response.body, 8 * 1024 * 1024)) {
+          failures = 0;
+          if (event.id !== undefined) lastEventId = event.id;
+          apply(event.event, JSON.parse(event.data));
+        }
+        // The server ended the stream (a restart, closeStreams): reconnect soon, resuming.
+        if (stop.signal.aborted) break;
+        setState('reconnecting');
+      } catch (error) {
+        if (stop.signal.aborted) break;
+        failures++;
+        setState('reconnecting', asError(error));
+      }
+      // Backoff with jitter, so a restarted server is not hit by every page in the same instant.
+      const delay = Math.min(maxRetryMs, retryMs * 2 ** (failures - 1)) * (0.5 + Math.random() / 2);
+      if (stop.signal.aborted) break;
+      await new Promise<void>((resolve) => {
+        const cancel = schedule(delay, resolve);
+        stop.signal.addEventListener('abort', () => (cancel(), resolve()), { once: true });
+      });
+    }
+    setState('closed');
+  };
+
+  const submit = async (value: Answer): Promise<boolean> => {
+    const { id } = parseAnswer(value);
+    if (!open.has(id) || sending.has(id)) return false;
+    sending.add(id);
+    answerErrors.delete(id);
+    changed();
+    let error: HttpInboxError | undefined;
+    try {
+      const response = await fetchOf(`${base}${answerPath(id)}`, {
+        method: 'POST',
+        headers: { ...headersOf(), 'content-type': 'application/json' },
+        body: JSON.stringify(value),
+        credentials,
+      });
+      if (!response.ok) error = await errorOf(response);
+    } catch (cause) {
+      error = asError(cause);
+    }
+    sending.delete(id);
+    // Confirmed: the question stays hidden until the server's change removes it for good.
+    if (!error) {
+      open.delete(id);
+      changed();
+      return true;
+    }
+    if (open.has(id)) answerErrors.set(id, error);
+    changed();
+    return false;
+  };
+
+  void connect();
+
+  return {
+    waitFor: () =>
+      Promise.reject(
+        new HttpInboxError('unsupported', 'A remote inbox cannot ask: ask on the server.'),
+      ),
+    getSnapshot: () =>
+      (snapshot ??= [...open.values()].filter((request) => !sending.has(request.id))),
+    subscribe: changes.add,
+    answer(value) {
+      const { id } = parseAnswer(value);
+      if (!open.has(id) || sending.has(id)) return false;
+      void submit(value);
+      return true;
+    },
+    submit,
+    cancel(id) {
+      return this.answer({ id, ok: false, reason: 'cancelled' });
+    },
+    get: (id) => (sending.has(id) ? undefined : open.get(id)),
+    getAnswerError: (id) => answerErrors.get(id),
+    getConnectionState: () => state,
+    subscribeConnection: connection.add,
+    getConnectionError: () => connectionError,
+    close() {
+      stop.abort();
+      setState('closed');
+    },
+  };
+}
+
+/** The Requests of an event, each checked: a malformed one is left out, not shown. */
+function listOf(value: unknown): WaitforRequest[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((request) => {
+    try {
+      return [parseRequest(request)];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** The typed error of a refused response, with the server's message when it sent one. */
+async function errorOf(response: Response): Promise<HttpInboxError> {
+  let body: { message?: unknown; errors?: unknown } = {};
+  try {
+    body = (await response.json()) ?? {};
+  } catch {
+    // Not JSON: the status says enough.
+  }
+  const message =
+    typeof body.message === 'string' ? body.message : `The server answered ${response.status}.`;
+  const errors =
+    body.errors && typeof body.errors === 'object'
+      ? (body.errors as Record<string, string>)
+      : undefined;
+  return new HttpInboxError(codeOf[response.status] ?? 'unavailable', message, {
+    status: response.status,
+    ...(errors ? { errors } : {}),
+  });
+}
+
+function asError(error: unknown): HttpInboxError {
+  return HttpInboxError.isInstance(error)
+    ? error
+    : new HttpInboxError('unavailable', 'The server could not be reached.', { cause: error });
+}
