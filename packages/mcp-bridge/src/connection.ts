@@ -1,9 +1,22 @@
 /**
  * A few-line connect on the v2 client: capabilities declared honestly, the waitFor attached before
  * connecting, the era negotiated (`auto`: probe with server/discover and fall back to initialize,
- * spec-digest §2.1), and call functions bound to the connection.
+ * spec-digest §2.1), and call functions bound to the connection. Over Streamable HTTP it takes the
+ * transport's options (headers, fetch, OAuth), shows its state and reconnects with backoff.
  */
+import type {
+  AuthProvider,
+  CallToolResult,
+  FetchLike,
+  GetPromptResult,
+  ListPromptsResult,
+  ListResourcesResult,
+  ListToolsResult,
+  OAuthClientProvider,
+  ReadResourceResult,
+} from '@modelcontextprotocol/client';
 import type { Answer, WaitFor } from '@waitfor/core';
+import { createController, isAborted } from '@waitfor/runtime';
 import { attachWaitFor, type AttachOptions, type Attachment } from './attachWaitFor';
 import { BridgeError, messageOf, toBridgeError } from './bridgeError';
 import {
@@ -19,6 +32,9 @@ import {
 import type { Suspension } from './eras/modern/suspension';
 import { elicitationCapabilities } from './capabilities';
 import { clientPort } from './clientPort';
+import { backoffDelay, pause, type ReconnectOptions } from './connect/backoff';
+import { guardWaitFor } from './connect/guardedWaitFor';
+import { createConnectionState, type ConnectionState } from './connect/state';
 
 /** Which era to speak: negotiate (`auto`, default), or pin one. */
 export type EraChoice = 'auto' | 'legacy' | 'modern';
@@ -30,6 +46,37 @@ export interface ConnectOptions extends Omit<AttachOptions, 'waitFor' | 'v1Schem
   name?: string;
   version?: string;
   era?: EraChoice;
+  /**
+   * Streamable HTTP: notice a lost connection (a failed fetch, a cut stream a ping confirms, an
+   * unknown session) and connect again with backoff (`true`: the defaults). Off by default: the
+   * connection then behaves as the SDK's, and only closes when its transport does.
+   */
+  reconnect?: ReconnectOptions | boolean;
+}
+
+/** A Streamable HTTP server, with what the SDK's transport takes. */
+export interface HttpTarget {
+  url: string | { href: string };
+  /** Sent on every request (the transport's own headers, e.g. a provider's token, win). */
+  headers?: Record<string, string>;
+  /** The SDK transport's `requestInit` (its `headers` are merged under `headers`). */
+  requestInit?: { headers?: Record<string, string> } & Record<string, unknown>;
+  fetch?: FetchLike;
+  /** A bearer `AuthProvider` or an OAuth `OAuthClientProvider`, as the SDK transport takes them. */
+  authProvider?: AuthProvider | OAuthClientProvider;
+  /**
+   * OAuth: after the provider sent the person to authorize, the callback's parameters (or just the
+   * code); connect then finishes the authorization and connects again, once.
+   */
+  authorizationCallback?: () => Promise<string | { get(name: string): string | null }>;
+}
+
+/** A tools/call result, as the SDK types it (the server's structured content stays unvalidated). */
+export type ToolResult = CallToolResult;
+
+/** List options: the call's signal and timeout, and the page to read. */
+export interface ListOptions extends CallOptions {
+  cursor?: string;
 }
 
 /** A connected client with the bridge's call functions bound to it. */
@@ -39,54 +86,87 @@ export interface Connection {
   readonly era: 'legacy' | 'modern';
   readonly serverName: string;
   readonly attachment: Attachment;
+  /** connecting → connected ⇄ reconnecting → closed, for a UI (`getSnapshot`/`subscribe`). */
+  readonly state: ConnectionState;
   callTool(
     params: { name: string; arguments?: Record<string, unknown> },
     options: DurableCallOptions,
-  ): Promise<DurableOutcome>;
+  ): Promise<DurableOutcome<CallToolResult>>;
   callTool(
     params: { name: string; arguments?: Record<string, unknown> },
     options?: CallOptions & { durable?: false },
-  ): Promise<Record<string, unknown>>;
+  ): Promise<CallToolResult>;
   getPrompt(
     params: { name: string; arguments?: Record<string, string> },
     options: DurableCallOptions,
-  ): Promise<DurableOutcome>;
+  ): Promise<DurableOutcome<GetPromptResult>>;
   getPrompt(
     params: { name: string; arguments?: Record<string, string> },
     options?: CallOptions & { durable?: false },
-  ): Promise<Record<string, unknown>>;
-  readResource(params: { uri: string }, options: DurableCallOptions): Promise<DurableOutcome>;
+  ): Promise<GetPromptResult>;
+  readResource(
+    params: { uri: string },
+    options: DurableCallOptions,
+  ): Promise<DurableOutcome<ReadResourceResult>>;
   readResource(
     params: { uri: string },
     options?: CallOptions & { durable?: false },
-  ): Promise<Record<string, unknown>>;
+  ): Promise<ReadResourceResult>;
   /** Finish a suspended durable call (from this or any other connection to the server). */
   resume(
     suspension: Suspension,
     answers: readonly Answer[],
     options?: ResumeOptions,
   ): Promise<DurableOutcome>;
-  /** tools/list (uses `signal` and `timeout`); an SDK failure becomes a BridgeError. */
-  listTools(options?: CallOptions): Promise<Record<string, unknown>>;
+  /** tools/list, one page (`cursor`: the previous page's `nextCursor`); failures are BridgeErrors. */
+  listTools(options?: ListOptions): Promise<ListToolsResult>;
+  /** prompts/list, one page, as listTools. */
+  listPrompts(options?: ListOptions): Promise<ListPromptsResult>;
+  /** resources/list, one page, as listTools. */
+  listResources(options?: ListOptions): Promise<ListResourcesResult>;
   close(): Promise<void>;
 }
 
 /** The MCP protocol revision of the modern era. */
 export const MODERN_PROTOCOL_VERSION = '2026-07-28';
 
+type Lister = (
+  params: { cursor?: string } | undefined,
+  options: { signal?: unknown; timeout?: number },
+) => Promise<unknown>;
+
+interface V2Client {
+  connect(transport: unknown): Promise<void>;
+  close(): Promise<void>;
+  ping(options?: { timeout?: number }): Promise<unknown>;
+  listPrompts: Lister;
+  listResources: Lister;
+  onclose?: (() => void) | undefined;
+  onerror?: ((error: unknown) => void) | undefined;
+}
+
 interface V2ClientModule {
   Client: new (
     info: { name: string; version: string },
     options: Record<string, unknown>,
-  ) => object & {
-    connect(transport: unknown): Promise<void>;
-    close(): Promise<void>;
-  };
+  ) => V2Client;
 }
 
-/** @internal Connect a fresh v2 client over `transport` (built once the client module is loaded). */
+/** @internal How connectWith reaches the transport: a fresh one per attempt, and whether to retry. */
+export interface TransportSource {
+  /** A new transport; `lost` is for its fetch to report a connection that is gone. */
+  create(lost: (error: unknown) => void): Promise<unknown>;
+  /** Streamable HTTP reconnects; a stdio child that exited does not. */
+  reconnects?: boolean;
+  authorizationCallback?: HttpTarget['authorizationCallback'];
+}
+
+const isUnauthorized = (error: unknown): boolean =>
+  error instanceof Error && error.constructor.name === 'UnauthorizedError';
+
+/** @internal Connect a fresh v2 client over the transports `source` makes. */
 export async function connectWith(
-  createTransport: () => Promise<unknown>,
+  source: TransportSource | (() => Promise<unknown>),
   options: ConnectOptions,
 ): Promise<Connection> {
   if (typeof options?.waitFor !== 'function')
@@ -94,6 +174,14 @@ export async function connectWith(
   const era = options.era ?? 'auto';
   if (era !== 'auto' && era !== 'legacy' && era !== 'modern')
     throw new BridgeError('invalid_options', `Unknown era ${String(era)}`);
+  const transports = typeof source === 'function' ? { create: source } : source;
+  const retry =
+    transports.reconnects === true && options.reconnect !== undefined && options.reconnect !== false
+      ? options.reconnect === true
+        ? {}
+        : options.reconnect
+      : undefined;
+  const maxAttempts = retry === undefined ? 0 : (retry.maxAttempts ?? 5);
   const { Client } = (await import('@modelcontextprotocol/client')) as unknown as V2ClientModule;
   const client = new Client(
     { name: options.name ?? 'waitfor', version: options.version ?? '0.0.0' },
@@ -102,49 +190,140 @@ export async function connectWith(
       versionNegotiation: { mode: era === 'modern' ? { pin: MODERN_PROTOCOL_VERSION } : era },
     },
   );
-  const attachment = attachWaitFor(client, options);
+  const state = createConnectionState();
+  // Aborted when the connection is lost: every question still open ends (`connection_lost`).
+  let live = createController();
+  const stopped = createController();
+  let swapping = false;
+  const attachment = attachWaitFor(client, {
+    ...options,
+    waitFor: guardWaitFor(options.waitFor, () => live.signal),
+  });
+
+  const lose = (error: unknown) => {
+    if (swapping || state.getSnapshot().status !== 'connected') return;
+    live.abort(
+      new BridgeError('aborted', 'The connection to the server was lost', { cause: error }),
+    );
+    // Without reconnection the SDK ends the calls in flight as it always has.
+    if (maxAttempts === 0) state.set({ status: 'closed', error });
+    else void recover(error);
+  };
+  // What only the network sees is acted on only when reconnecting (see `reconnect`).
+  const lost = (error: unknown) => {
+    if (maxAttempts > 0) lose(error);
+  };
+  const open = async () => {
+    let transport = await transports.create(lost);
+    try {
+      await client.connect(transport);
+    } catch (error) {
+      if (!isUnauthorized(error) || transports.authorizationCallback === undefined) throw error;
+      const callback = await transports.authorizationCallback();
+      await (transport as { finishAuth(callback: unknown): Promise<void> }).finishAuth(callback);
+      transport = await transports.create(lost);
+      await client.connect(transport);
+    }
+  };
+  const recover = async (error: unknown) => {
+    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+      state.set({ status: 'reconnecting', attempt, error });
+      if (!(await pause(backoffDelay(attempt, retry ?? {}), stopped.signal))) return;
+      try {
+        // Closing the old transport ends the SDK requests that were in flight on it.
+        swapping = true;
+        await client.close().catch(() => undefined);
+        await open();
+        live = createController();
+        state.set({ status: 'connected' });
+        return;
+      } catch (next) {
+        error = next;
+      } finally {
+        swapping = false;
+      }
+    }
+    state.set({ status: 'closed', error });
+    await shutdown();
+  };
+  const shutdown = async () => {
+    stopped.abort();
+    live.abort(new BridgeError('aborted', 'The connection was closed'));
+    state.set({ status: 'closed' });
+    attachment.detach();
+    swapping = true;
+    await client.close().catch(() => undefined);
+  };
+
   await attachment.ready;
   try {
-    await client.connect(await createTransport());
+    await open();
   } catch (error) {
     attachment.detach();
     throw new BridgeError('client_error', `Could not connect: ${messageOf(error)}`, {
       cause: error,
     });
   }
+  state.set({ status: 'connected' });
+  // A transport that closes by itself (stdio child exit), or reports an error a ping confirms
+  // (an HTTP stream cut), means the connection is gone.
+  const onclose = client.onclose;
+  client.onclose = () => {
+    onclose?.call(client);
+    lose(new BridgeError('client_error', 'The transport closed'));
+  };
+  const onerror = client.onerror;
+  client.onerror = (error) => {
+    onerror?.call(client, error);
+    if (maxAttempts > 0 && state.getSnapshot().status === 'connected' && !swapping)
+      client.ping({ timeout: 10_000 }).catch(() => lose(error));
+  };
+
   const port = clientPort(client);
   const bind =
     (call: (client: object, ...rest: never[]) => unknown) =>
     (...rest: never[]) =>
       call(client, ...rest);
+  const list =
+    (lister: (params: { cursor?: string } | undefined, options: ListOptions) => Promise<unknown>) =>
+    (listOptions: ListOptions = {}) =>
+      lister(listOptions.cursor === undefined ? undefined : { cursor: listOptions.cursor }, {
+        signal: listOptions.signal,
+        timeout: listOptions.timeout,
+      }).catch((error: unknown) => {
+        throw toBridgeError(error, listOptions.signal);
+      });
   const connection = {
     client,
     era: port.era() ?? 'legacy',
     serverName: attachment.host.serverName,
     attachment,
+    state: { getSnapshot: state.getSnapshot, subscribe: state.subscribe },
     callTool: bind(callTool),
     getPrompt: bind(getPrompt),
     readResource: bind(readResource),
     resume: bind(resume),
-    listTools: (callOptions: CallOptions = {}) =>
-      port
-        .listTools({ signal: callOptions.signal, timeout: callOptions.timeout })
-        .catch((error) => {
-          throw toBridgeError(error, callOptions.signal);
-        }),
-    close: async () => {
-      attachment.detach();
-      await client.close();
-    },
+    listTools: list((params, listOptions) =>
+      port.listTools({ ...listOptions, ...(params ?? {}) } as never),
+    ),
+    listPrompts: list((params, listOptions) => client.listPrompts(params, listOptions)),
+    listResources: list((params, listOptions) => client.listResources(params, listOptions)),
+    close: shutdown,
   };
-  return connection as Connection;
+  return connection as unknown as Connection;
+}
+
+/** Whether request headers (a Headers object or a record, as the SDK passes them) carry a session. */
+function namesSession(headers: unknown): boolean {
+  const get = (headers as { get?: unknown } | undefined)?.get;
+  if (typeof get === 'function') return get.call(headers, 'mcp-session-id') !== null;
+  return (
+    typeof headers === 'object' && headers !== null && Object.hasOwn(headers, 'mcp-session-id')
+  );
 }
 
 /** Connect to a Streamable HTTP MCP server of either era (browser-safe; stdio lives on '/node'). */
-export async function connect(
-  target: { url: string | { href: string } },
-  options: ConnectOptions,
-): Promise<Connection> {
+export async function connect(target: HttpTarget, options: ConnectOptions): Promise<Connection> {
   if (typeof target !== 'object' || target === null || !('url' in target)) {
     throw new BridgeError(
       'invalid_options',
@@ -152,12 +331,42 @@ export async function connect(
     );
   }
   const url = typeof target.url === 'string' ? target.url : target.url.href;
-  return connectWith(async () => {
-    const { StreamableHTTPClientTransport } =
-      (await import('@modelcontextprotocol/client')) as unknown as {
-        StreamableHTTPClientTransport: new (url: unknown) => unknown;
-      };
-    const URLClass = (globalThis as unknown as { URL: new (value: string) => unknown }).URL;
-    return new StreamableHTTPClientTransport(new URLClass(url));
-  }, options);
+  const baseFetch =
+    target.fetch ?? (globalThis as unknown as { fetch: FetchLike }).fetch.bind(globalThis);
+  return connectWith(
+    {
+      reconnects: true,
+      authorizationCallback: target.authorizationCallback,
+      create: async (lost) => {
+        const { StreamableHTTPClientTransport } =
+          (await import('@modelcontextprotocol/client')) as unknown as {
+            StreamableHTTPClientTransport: new (url: unknown, options: unknown) => unknown;
+          };
+        const URLClass = (globalThis as unknown as { URL: new (value: string) => unknown }).URL;
+        const requestInit = {
+          ...target.requestInit,
+          headers: { ...target.requestInit?.headers, ...target.headers },
+        };
+        // The transport's own fetch reports what only the network knows: the server is gone
+        // (fetch rejects) or no longer knows the session (404 to a request that named one).
+        const fetch: FetchLike = async (input, init) => {
+          try {
+            const response = await baseFetch(input, init);
+            if (response.status === 404 && namesSession(init?.headers))
+              lost(new BridgeError('client_error', 'The server no longer knows the session'));
+            return response;
+          } catch (error) {
+            if (!isAborted(init?.signal as never)) lost(error);
+            throw error;
+          }
+        };
+        return new StreamableHTTPClientTransport(new URLClass(url), {
+          requestInit,
+          fetch,
+          authProvider: target.authProvider,
+        });
+      },
+    },
+    options,
+  );
 }

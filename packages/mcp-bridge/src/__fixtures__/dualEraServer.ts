@@ -18,7 +18,8 @@
  * in one round, default 3), `no_state` (asks without requestState), `state_only {rounds}`,
  * `endless` (asks forever), `odd_state` (ODD_STATE must come back byte-exact), `mystery`
  * (unknown resultType), `notify_complete {elicitationId}` (legacy: sends notifications/elicitation/complete), `structured` (has an outputSchema), `slow {ms}`, `ask_sampling`,
- * `ask_roots`. Prompt `ask_prompt`, resource `waitfor://asked`.
+ * `ask_roots`, `progress {steps, ms}` (progress notifications). Prompt `ask_prompt`, resource
+ * `waitfor://asked`. Over HTTP, `port` pins the port and `gate` sees requests first (auth).
  */
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -64,6 +65,10 @@ export const ODD_STATE = ' {"b": 2,  "a":1}\u2028\u2603 ';
 export interface DualEraServerOptions {
   /** serverInfo name (default "dual-era-fixture"). */
   name?: string;
+  /** HTTP: the port to listen on (default: any free one). */
+  port?: number;
+  /** HTTP: sees every request first and answers it itself when it returns true (auth tests). */
+  gate?: (request: IncomingMessage, response: ServerResponse) => boolean;
 }
 
 const formSchema = {
@@ -328,6 +333,29 @@ export function createDualEraServer(options: DualEraServerOptions = {}): McpServ
     },
   );
 
+  server.registerTool(
+    'progress',
+    {
+      description: 'Reports progress steps (to the progressToken the client sent), then answers',
+      inputSchema: z.object({
+        steps: z.number().int().min(1).max(100),
+        ms: z.number().int().min(0).max(5_000),
+      }),
+    },
+    async ({ steps, ms }, context) => {
+      const progressToken = context.mcpReq._meta?.progressToken;
+      for (let step = 1; step <= steps; step++) {
+        await new Promise((resolve) => setTimeout(resolve, ms));
+        if (progressToken !== undefined)
+          await context.mcpReq.notify({
+            method: 'notifications/progress',
+            params: { progressToken, progress: step, total: steps },
+          });
+      }
+      return text(`progressed ${steps}`);
+    },
+  );
+
   server.registerTool('ask_sampling', { description: 'Asks for a sampling' }, async (context) => {
     const view = inputResponse(responsesOf(context), 'llm');
     if (view.kind === 'missing') {
@@ -456,6 +484,7 @@ export async function startDualEraHttpServer(
   };
 
   const server = createServer((request, response) => {
+    if (options.gate?.(request, response) === true) return;
     void (async () => {
       const body = request.method === 'POST' ? await readBody(request) : undefined;
       const isLegacy = await isLegacyRequest(toWebRequest(request, body), body);
@@ -471,7 +500,7 @@ export async function startDualEraHttpServer(
       if (!response.headersSent) response.writeHead(500).end(String(error));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/mcp`,

@@ -1,0 +1,42 @@
+/**
+ * The connection's state as a snapshot a UI can subscribe to (`useSyncExternalStore` shape): the
+ * same object until the state changes, so a render compares by identity.
+ */
+import { createListeners } from '@waitfor/runtime';
+
+/** Where a connection stands. */
+export type ConnectionStatus = 'connecting' | 'connected' | 'reconnecting' | 'closed';
+
+/** One immutable view of the connection. */
+export interface ConnectionSnapshot {
+  readonly status: ConnectionStatus;
+  /** While reconnecting: the attempt under way (1-based). */
+  readonly attempt?: number;
+  /** Why the connection was lost or closed, when it was not closed on purpose. */
+  readonly error?: unknown;
+}
+
+/** A subscribable connection state. */
+export interface ConnectionState {
+  getSnapshot(): ConnectionSnapshot;
+  /** Called after every change; returns the unsubscribe. */
+  subscribe(listener: () => void): () => void;
+}
+
+/** @internal A state with its setter (the setter stays with the connection). */
+export function createConnectionState(): ConnectionState & {
+  set(snapshot: ConnectionSnapshot): void;
+} {
+  let snapshot: ConnectionSnapshot = { status: 'connecting' };
+  const listeners = createListeners();
+  return {
+    getSnapshot: () => snapshot,
+    subscribe: (listener) => listeners.add(listener),
+    set(next) {
+      // A closed connection stays closed.
+      if (snapshot.status === 'closed') return;
+      snapshot = Object.freeze({ ...next });
+      listeners.emit();
+    },
+  };
+}
