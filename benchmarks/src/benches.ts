@@ -1,5 +1,6 @@
 /** Every benchmark by id, in the order the runner runs and reports them. */
 import { benchBundleSize } from './bundleSize';
+import { benchHttpInbox } from './httpInbox';
 import { benchInboxScale } from './inboxScale';
 import { benchLegacyHandler } from './legacyHandler';
 import { benchModernLoop } from './modernLoop';
@@ -18,4 +19,5 @@ export const benches: Record<string, () => Promise<BenchResult>> = {
   'bundle-size': benchBundleSize,
   'schema-scale': benchSchemaScale,
   'otel-overhead': benchOtelOverhead,
+  'http-inbox': benchHttpInbox,
 };
