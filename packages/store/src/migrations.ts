@@ -74,6 +74,15 @@ export const migrations: readonly (readonly string[])[] = [
       FOR EACH ROW WHEN (NEW.call_id IS NOT NULL AND OLD.state = 'open' AND NEW.state <> 'open')
       EXECUTE FUNCTION waitfor_question_ended()`,
   ],
+  [
+    // The hosts of a fleet, each with a lease it renews: a question someone waits for in memory
+    // belongs to its host, and is closed for everyone once that host's lease runs out.
+    `CREATE TABLE waitfor_instances (
+      instance text PRIMARY KEY,
+      lease_until timestamptz NOT NULL,
+      started_at timestamptz NOT NULL DEFAULT now()
+    )`,
+  ],
 ];
 
 // Any fixed number: every copy of the store takes the same lock, so only one migrates at a time.

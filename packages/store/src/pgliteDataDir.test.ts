@@ -10,7 +10,12 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 it('keeps a question open across a close and a reopen of a PGlite data directory', async () => {
   const request = { id: 'persisted', kind: 'approval', prompt: 'Deploy to production?' };
-  const first = await createStore({ driver: pgliteDriver({ dataDir }), pollMs: 0 });
+  // The same host stopped and started again: the same instance, whose lease keeps its questions.
+  const first = await createStore({
+    driver: pgliteDriver({ dataDir }),
+    instance: 'host-1',
+    pollMs: 0,
+  });
   const before = await first.inbox('ops');
   const waiting = before.waitFor(request);
   await expect.poll(() => before.getSnapshot().length).toBe(1);
@@ -21,7 +26,12 @@ it('keeps a question open across a close and a reopen of a PGlite data directory
   expect(StoreError.isInstance((ended as { cause?: unknown }).cause)).toBe(true);
   await expect(before.submit(accept(request))).rejects.toMatchObject({ code: 'closed' });
 
-  const second = await createStore({ driver: pgliteDriver({ dataDir }), pollMs: 0 });
+  const second = await createStore({
+    driver: pgliteDriver({ dataDir }),
+    instance: 'host-1',
+    pollMs: 0,
+  });
+  await second.sweep();
   const after = await second.inbox('ops');
   expect(after.getSnapshot()).toEqual([request]);
   // Answered after the restart: recorded once, then gone from the snapshot.

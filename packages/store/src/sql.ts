@@ -80,3 +80,29 @@ scrubbed AS (
     answer = CASE WHEN $3::boolean THEN question.answer ELSE question.answer - 'data' END
   FROM outcome WHERE question.seq = outcome.seq)
 SELECT state, answer FROM outcome`;
+
+/** Takes or renews this host's lease ($1) for $2 ms. */
+export const renewInstance = `INSERT INTO waitfor_instances (instance, lease_until)
+  VALUES ($1, now() + $2::double precision * interval '1 millisecond')
+  ON CONFLICT (instance) DO UPDATE SET lease_until = EXCLUDED.lease_until`;
+
+/**
+ * Closes the open questions whose asking host holds no live lease (it died, or stopped long ago):
+ * nobody is waiting for their answers any more. Questions of durable calls are not bound to a host.
+ */
+export const closeOrphans = `WITH ended AS (
+  UPDATE waitfor_questions
+  SET state = 'closed', outcome = 'closed', ended_at = now(),
+    request = CASE WHEN $1::boolean THEN request END
+  WHERE seq IN (
+    SELECT seq FROM waitfor_questions AS question
+    WHERE state = 'open' AND call_id IS NULL AND NOT EXISTS (
+      SELECT 1 FROM waitfor_instances AS host
+      WHERE host.instance = question.asked_by AND host.lease_until >= now())
+    LIMIT 10000)
+  RETURNING seq, scope, id)
+SELECT seq::text AS seq, ${notify('end')} FROM ended`;
+
+/** Forgets hosts whose lease ran out more than $1 ms ago. */
+export const deleteDeadInstances = `DELETE FROM waitfor_instances
+  WHERE lease_until < now() - $1::double precision * interval '1 millisecond'`;

@@ -20,6 +20,12 @@ export interface StoreOptions {
   pollMs?: number;
   /** How long ended questions stay for the audit before the sweep deletes them (default 7 days). */
   retainMs?: number;
+  /**
+   * This host's lease, renewed every third of it (default 30 s). Once it runs out — the host died —
+   * any host's sweep closes the questions it was waiting for, for everyone. A host that starts
+   * again under the same `instance` within it keeps them.
+   */
+  leaseMs?: number;
   /** Keep the request and the answer's data of ended questions (default false: only who, when, outcome). */
   keepAnswerData?: boolean;
   /** The most open questions one inbox lists (default 10,000; the oldest are listed). */
@@ -67,6 +73,9 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
   const pollMs = positive(options.pollMs, 30_000, 'pollMs');
   const retainMs = positive(options.retainMs, 7 * day, 'retainMs');
   const maxOpen = positive(options.maxOpen, 10_000, 'maxOpen');
+  const leaseMs = positive(options.leaseMs, 30_000, 'leaseMs');
+  if (leaseMs === 0) throw new StoreError('invalid_options', 'leaseMs must be a number > 0');
+  const instance = options.instance ?? randomUUID();
   const now = options.now ?? Date.now;
   const report = options.onError ?? (() => {});
   const driver = await (options.driver ?? pgliteDriver());
@@ -76,6 +85,8 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
 
   try {
     await migrate(driver);
+    // The lease first: questions this host asked in an earlier life (same instance) stay its own.
+    await driver.query(sql.renewInstance, [instance, leaseMs]);
   } catch (error) {
     await driver.close().catch(() => {});
     throw storeErrorOf(error);
@@ -129,9 +140,15 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
     throw storeErrorOf(error);
   }
 
+  const closeOrphans = async (): Promise<void> => {
+    await driver.query(sql.closeOrphans, [options.keepAnswerData ?? false]);
+  };
+
   const sweep = async (): Promise<void> => {
     if (closed) throw new StoreError('closed', 'The store is closed');
     await expireDue(null);
+    await closeOrphans();
+    await driver.query(sql.deleteDeadInstances, [retainMs]);
     await driver.query(sql.deleteEnded, [retainMs]);
     await refreshAll();
     await Promise.all([...callHandles].map((calls) => calls.poll()));
@@ -146,10 +163,16 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
         )
       : undefined;
   poll?.unref?.();
+  const heartbeat = setInterval(() => {
+    driver
+      .query(sql.renewInstance, [instance, leaseMs])
+      .catch((error: unknown) => report(storeErrorOf(error)));
+  }, leaseMs / 3);
+  heartbeat.unref?.();
 
   const host: InboxHost = {
     driver,
-    instance: options.instance ?? randomUUID(),
+    instance,
     now,
     keepAnswerData: options.keepAnswerData ?? false,
     maxOpen,
@@ -196,6 +219,7 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
       if (closed) return;
       closed = true;
       clearInterval(poll);
+      clearInterval(heartbeat);
       const cause = new StoreError('closed', 'The store is closed');
       for (const inbox of [...inboxes]) inbox.close(cause);
       for (const calls of [...callHandles]) calls.close();
