@@ -131,3 +131,71 @@ it('takes over a call whose host died holding it, once its lease ran out', async
     await fleet.close();
   }
 });
+
+describe('a durable call whose resume fails', () => {
+  const askForm = async (fleet: Fleet) => {
+    const callsA = fleet.a.durableCalls({ clientFor: () => client(), work: false });
+    const inboxA = await fleet.a.inbox('carol');
+    const started = await callsA.callTool('carol', 'fixture', { name: 'ask_form' });
+    await expect.poll(() => inboxA.getSnapshot().length).toBe(1);
+    expect(await inboxA.submit(accept(inboxA.getSnapshot()[0]!, { name: 'Grace' }))).toBe(true);
+    return { callsA, started };
+  };
+
+  it('is tried again later when the failure may pass (no client yet), and completes', async () => {
+    const fleet = await drivers.postgres(server!, { pollMs: 0 });
+    try {
+      const clientB = await client();
+      let failures = 1;
+      const { callsA, started } = await askForm(fleet);
+      fleet.b.durableCalls({
+        clientFor: () => {
+          if (failures-- > 0) throw new Error('the connection to fixture is not up yet');
+          return clientB;
+        },
+        retryMs: 200,
+      });
+      expect(textOf(await callsA.result(started.callId))).toContain('Grace');
+      const [call] = await fleet.query('SELECT trace FROM waitfor_calls WHERE call_id = $1', [
+        started.callId,
+      ]);
+      expect((call!.trace as { outcome: string }[]).map((step) => step.outcome)).toEqual([
+        'suspended',
+        'retry',
+        'complete',
+      ]);
+    } finally {
+      await fleet.close();
+    }
+  });
+
+  it('fails for good after its last attempt: result rejects with call_failed', async () => {
+    const fleet = await drivers.postgres(server!, { pollMs: 0 });
+    try {
+      const { callsA, started } = await askForm(fleet);
+      fleet.b.durableCalls({
+        clientFor: () => {
+          throw new Error('fixture is gone');
+        },
+        retryMs: 0,
+        maxAttempts: 2,
+      });
+      await expect(callsA.result(started.callId)).rejects.toMatchObject({
+        code: 'call_failed',
+        details: { message: 'fixture is gone' },
+      });
+      const [call] = await fleet.query(
+        'SELECT state, trace FROM waitfor_calls WHERE call_id = $1',
+        [started.callId],
+      );
+      expect(call!.state).toBe('failed');
+      expect((call!.trace as { outcome: string }[]).map((step) => step.outcome)).toEqual([
+        'suspended',
+        'retry',
+        'failed',
+      ]);
+    } finally {
+      await fleet.close();
+    }
+  });
+});

@@ -48,6 +48,15 @@ export const finishCall = `WITH finished AS (
   RETURNING call_id)
 SELECT call_id, ${notifyCall('done')} FROM finished`;
 
+/**
+ * Lets go of a call after a failure that may pass: nobody holds it, and its lease ends in $3 ms,
+ * when any host may claim it again (fenced: only the holder can).
+ */
+export const retryLater = `UPDATE waitfor_calls
+  SET claimed_by = NULL, lease_until = now() + $3::double precision * interval '1 millisecond',
+    trace = trace || $4::jsonb
+  WHERE call_id = $1 AND claimed_by = $2 AND state = 'running'`;
+
 /** Puts a call this host holds back to waiting, on its next round's suspension (fenced too). */
 export const suspendAgain = `UPDATE waitfor_calls
   SET state = 'waiting', suspension = $3::jsonb, round = $4, trace = trace || $5::jsonb,

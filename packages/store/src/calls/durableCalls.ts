@@ -18,6 +18,13 @@ export interface DurableCallsOptions {
   leaseMs?: number;
   /** Claim and resume ready calls on this host (default true; false: this host only makes calls). */
   work?: boolean;
+  /**
+   * After a failure that may pass (the client could not be had or lost its connection, a timeout),
+   * the call is tried again this much later, by any host (default 5 s) …
+   */
+  retryMs?: number;
+  /** … at most this many times in all, then it fails (default 5). */
+  maxAttempts?: number;
 }
 
 /** Where a durable call stands after `callTool`. */
@@ -59,6 +66,25 @@ export interface CallsHandle {
   poll(): Promise<void>;
   close(): void;
 }
+
+// The bridge's errors that say the call itself is wrong (answers, server, protocol): retrying would
+// only repeat them. Any other failure — the client, the connection, a timeout — may pass.
+const lasting = new Set([
+  'invalid_params',
+  'invalid_options',
+  'rounds_exceeded',
+  'unknown_result_type',
+  'unsupported_input_request',
+  'durable_unsupported',
+  'answer_mismatch',
+  'invalid_answer',
+  'server_error',
+]);
+
+const passing = (error: unknown): boolean => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return !(typeof code === 'string' && lasting.has(code));
+};
 
 /** The Answer a call resumes with for one of its Requests, from the question's ended row. */
 function answerOf(request: Request, row: Row | undefined): Answer {
@@ -105,6 +131,10 @@ export function createDurableCalls(
   const { driver, instance } = host;
   const leaseMs = options.leaseMs ?? 30_000;
   if (!(leaseMs > 0)) throw new StoreError('invalid_options', 'leaseMs must be a number > 0');
+  const retryMs = options.retryMs ?? 5_000;
+  const maxAttempts = options.maxAttempts ?? 5;
+  if (!(retryMs >= 0) || !(maxAttempts >= 1))
+    throw new StoreError('invalid_options', 'retryMs must be ≥ 0 and maxAttempts ≥ 1');
   const waiters = new Map<string, Set<() => void>>();
   let closed = false;
   let working: Promise<void> | undefined;
@@ -141,6 +171,24 @@ export function createDurableCalls(
       } catch (error) {
         const { code, message } = error as { code?: unknown; message?: unknown };
         const stored = { code: String(code ?? 'error'), message: String(message ?? error) };
+        const attempts = (row.trace as { outcome?: unknown }[]).filter(
+          (step) => step.outcome === 'retry',
+        ).length;
+        // Nothing was sent, or the server never answered: the answers stay, the call waits.
+        if (passing(error) && attempts + 1 < maxAttempts) {
+          await driver.query(callSql.retryLater, [
+            callId,
+            instance,
+            retryMs,
+            trace(round, 'retry'),
+          ]);
+          // This host looks again then; any other host's poll may be first.
+          const timer = setTimeout(() => {
+            void work().catch((failure: unknown) => host.report(storeErrorOf(failure)));
+          }, retryMs + 50);
+          timer.unref?.();
+          return;
+        }
         await driver.query(callSql.finishCall, [
           callId,
           instance,
