@@ -58,7 +58,7 @@ describe('the terminal mode in tmux', () => {
     await answer(/Run which tool\?.*:$/, number('book_trip'));
     await answer(/Answer \(a\), decline \(d\) or cancel \(c\)\? \[a\]:$/, '');
     await answer(/Choose \(number\):$/, '2');
-    await answer(/Departure date \* \(date\):$/, '2027-03-14');
+    await answer(/Departure date \* \(date, YYYY-MM-DD\):$/, '2027-03-14');
     await answer(/Nights \(whole number, 1 to 30\) \[4\]:$/, '6');
     await answer(/Choose \(number\) \[economy\]:$/, '3');
     await answer(/Choose \(numbers separated by commas, - for none\) \[none\]:$/, '1,3');
@@ -153,8 +153,8 @@ describe('the terminal mode in tmux', () => {
     await answer(/Run which tool\?.*:$/, number('plan_trip_budget'));
     await answer(/Answer \(a\), decline \(d\) or cancel \(c\)\? \[a\]:$/, '');
     expect(await screen()).toContain('── This app asks (tool plan_trip_budget) ────');
-    await answer(/Departure date \* \(date\):$/, '2027-03-14');
-    await answer(/Return date \* \(date\):$/, '2027-03-10');
+    await answer(/Departure date \* \(date, YYYY-MM-DD\):$/, '2027-03-14');
+    await answer(/Return date \* \(date, YYYY-MM-DD\):$/, '2027-03-10');
     await answer(/Travellers \(whole number, 1 to 9\) \[2\]:$/, '');
     await answer(/Budget per person and day \(EUR\) \(whole number, 10 to 2000\) \[120\]:$/, '');
     await answer(/Send \(s\), edit \(e\), decline \(d\) or cancel \(c\)\? \[s\]:$/, '');
@@ -164,7 +164,7 @@ describe('the terminal mode in tmux', () => {
     expect(reasked.slice(reasked.lastIndexOf('── This app asks'))).toContain(
       '    ! The return date must be after the departure date.',
     );
-    await answer(/Return date \* \(date\) \[2027-03-10\]:$/, '2027-03-18');
+    await answer(/Return date \* \(date, YYYY-MM-DD\) \[2027-03-10\]:$/, '2027-03-18');
     await answer(/Send \(s\), edit \(e\), decline \(d\) or cancel \(c\)\? \[s\]:$/, '');
     await expect
       .poll(joined, { timeout: 20_000 })

@@ -28,6 +28,8 @@ export interface RunningExample {
   servers: ExampleServerConfig[];
   /** The sign-in page registry (the terminal walkthrough prints its URLs). */
   signIns: SignInDesk;
+  /** Stops one MCP server by name while the page stays up (a server that went away, for tests). */
+  stopServer(name: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -67,10 +69,19 @@ export async function startExample(options: StartExampleOptions = {}): Promise<R
     throw error;
   }
   let closing: Promise<void> | undefined;
+  const stoppers = new Map([
+    ['Travel Desk', travelDesk],
+    ['Deploy Console', deployConsole],
+  ]);
   return {
     url: `${url}/`,
     servers,
     signIns,
+    async stopServer(name) {
+      const server = stoppers.get(name);
+      if (server === undefined) throw new Error(`No server is named ${name}`);
+      await server.close();
+    },
     close() {
       closing ??= Promise.all([closeServer(page), travelDesk.close(), deployConsole.close()]).then(
         () => undefined,

@@ -21,12 +21,8 @@ export const tripSchema: ElicitRequestFormParams['requestedSchema'] = {
         { const: 'montreal', title: 'Montréal, Canada' },
       ],
     },
-    departure: {
-      type: 'string',
-      format: 'date',
-      title: 'Departure date',
-      description: 'YYYY-MM-DD',
-    },
+    // No format hint: the page's date picker shows the person's own format, the terminal says it.
+    departure: { type: 'string', format: 'date', title: 'Departure date' },
     nights: { type: 'integer', title: 'Nights', minimum: 1, maximum: 30, default: 4 },
     cabin: {
       type: 'string',

@@ -22,7 +22,11 @@ const optionsOf = (field: FormField): Option[] =>
 /** The one-line description of a field's constraints, shown after its title. */
 export function describeField(field: FormField): string {
   const parts: string[] = [];
-  if (field.format !== undefined) parts.push(cleanText(String(field.format)));
+  // A typed date has no picker: the field says how to write it (the year as in core's message).
+  const format = field.format === undefined ? undefined : String(field.format);
+  if (format === 'date') parts.push('date, YYYY-MM-DD');
+  else if (format === 'date-time') parts.push('date and time, e.g. 2026-01-31T09:00:00Z');
+  else if (format !== undefined) parts.push(cleanText(format));
   if (field.kind === 'integer') parts.push('whole number');
   if (field.kind === 'number') parts.push('number');
   if (field.minimum !== undefined || field.maximum !== undefined) {

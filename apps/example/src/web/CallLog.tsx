@@ -1,8 +1,11 @@
+import { callKey } from './callQuestions.js';
+import { usePageText } from './locales/usePageText.js';
 import type { CallState } from './useExampleSession.js';
 
-const statusText = {
-  running: 'waiting…',
+const statusKey = {
+  running: 'running_',
   done: 'done',
+  declined: 'declined',
   failed: 'failed',
   cancelled: 'cancelled',
 } as const;
@@ -10,18 +13,22 @@ const statusText = {
 /** Props of CallLog. */
 export interface CallLogProps {
   calls: CallState[];
+  /** Tools with a call running (by call key): a Retry of another entry waits for it. */
+  busy: ReadonlySet<string>;
   /** Aborts a running call (the server may never finish, e.g. a sign-in left open). */
   onCancel(id: number): void;
-  /** Runs a failed or cancelled call again. */
+  /** Runs a finished call again. */
   onRetry(call: CallState): void;
 }
 
 /**
  * Every tool call of this page, newest first, with its result once it is answered, and the manual
- * controls the spec asks for: Cancel while a call runs, Retry once it failed or was cancelled.
+ * controls the spec asks for: Cancel while a call runs, Retry once it was declined, failed or was
+ * cancelled (a person may change their mind, so a declined call reads the same for every tool).
  */
-export function CallLog({ calls, onCancel, onRetry }: CallLogProps) {
-  if (calls.length === 0) return <p className="empty">Nothing run yet.</p>;
+export function CallLog({ calls, busy, onCancel, onRetry }: CallLogProps) {
+  const say = usePageText();
+  if (calls.length === 0) return <p className="empty">{say('nothingRun')}</p>;
   return (
     <ol className="calls">
       {calls.map((call) => (
@@ -29,9 +36,11 @@ export function CallLog({ calls, onCancel, onRetry }: CallLogProps) {
           <div className="call-head">
             <span>
               <strong>{call.server}</strong> · {call.title}
-              {call.attempt > 1 ? <span className="attempt"> · attempt {call.attempt}</span> : null}
+              {call.attempt > 1 ? (
+                <span className="attempt">{say('attempt', { attempt: call.attempt })}</span>
+              ) : null}
             </span>
-            <span className="status">{statusText[call.status]}</span>
+            <span className="status">{say(statusKey[call.status])}</span>
           </div>
           {call.text !== undefined ? <p className="call-text">{call.text}</p> : null}
           {/* "Cancel call" stops the whole call; a question's own Cancel only answers that question. */}
@@ -40,22 +49,24 @@ export function CallLog({ calls, onCancel, onRetry }: CallLogProps) {
               <button
                 type="button"
                 className="secondary"
-                aria-label={`Cancel call: ${call.title}`}
+                aria-label={say('cancelCallLabel', { tool: call.title })}
                 onClick={() => onCancel(call.id)}
               >
-                Cancel call
+                {say('cancelCall')}
               </button>
             </div>
           ) : null}
-          {call.status === 'failed' || call.status === 'cancelled' ? (
+          {call.status === 'failed' || call.status === 'cancelled' || call.status === 'declined' ? (
             <div className="call-actions">
               <button
                 type="button"
                 className="secondary"
-                aria-label={`Retry: ${call.title}`}
+                data-starts-call=""
+                aria-label={say('retryLabel', { tool: call.title })}
+                aria-disabled={busy.has(callKey(call.server, call.tool)) || undefined}
                 onClick={() => onRetry(call)}
               >
-                Retry
+                {say('retry')}
               </button>
             </div>
           ) : null}

@@ -1,9 +1,12 @@
 import { hostName, hostTools } from '../hostTool/hostTools.js';
+import { usePageText } from './locales/usePageText.js';
 import { ToolList } from './ToolList.js';
 import type { ToolEntry } from './useExampleSession.js';
 
 /** Props of HostPanel. */
 export interface HostPanelProps {
+  /** Names of the app's tools with a call running. */
+  busy: ReadonlySet<string>;
   onCall(owner: string, tool: ToolEntry): void;
 }
 
@@ -11,14 +14,15 @@ export interface HostPanelProps {
  * The example's own tools, a panel like a server's: they run in this page, not on a server, and
  * their questions go to the same list.
  */
-export function HostPanel({ onCall }: HostPanelProps) {
+export function HostPanel({ busy, onCall }: HostPanelProps) {
+  const say = usePageText();
   return (
     <article className="server" aria-label={hostName} data-era="host">
       <header>
         <h2>{hostName}</h2>
-        <span className="era era-host">host-side · no MCP</span>
+        <span className="era era-host">{say('hostEra')}</span>
       </header>
-      <ToolList owner={hostName} tools={hostTools} onCall={onCall} />
+      <ToolList owner={hostName} tools={hostTools} busy={busy} onCall={onCall} />
     </article>
   );
 }

@@ -1,3 +1,4 @@
+import { usePageText } from './locales/usePageText.js';
 import type { ToolEntry } from './useExampleSession.js';
 
 /** Props of ToolList. */
@@ -5,28 +6,42 @@ export interface ToolListProps {
   /** Who runs the tools: a server's name, or the example's own. */
   owner: string;
   tools: readonly ToolEntry[];
+  /** Names of this panel's tools with a call running: their Run is busy. */
+  busy: ReadonlySet<string>;
   onCall(owner: string, tool: ToolEntry): void;
 }
 
-/** The tools of one panel, each with a Run button. */
-export function ToolList({ owner, tools, onCall }: ToolListProps) {
+/**
+ * The tools of one panel, each with a Run button. While a tool's call runs its button says so
+ * and does nothing (aria-disabled, so it keeps focus and stays in the tab order).
+ */
+export function ToolList({ owner, tools, busy, onCall }: ToolListProps) {
+  const say = usePageText();
   return (
     <ul className="tools">
-      {tools.map((tool) => (
-        <li key={tool.name}>
-          <div>
-            <strong>{tool.title}</strong>
-            <p className="muted">{tool.description}</p>
-          </div>
-          <button
-            type="button"
-            aria-label={`Run ${tool.title}`}
-            onClick={() => onCall(owner, tool)}
-          >
-            Run
-          </button>
-        </li>
-      ))}
+      {tools.map((tool) => {
+        const running = busy.has(tool.name);
+        return (
+          <li key={tool.name}>
+            <div>
+              <strong>{tool.title}</strong>
+              <p className="muted">{tool.description}</p>
+            </div>
+            <button
+              type="button"
+              className="run"
+              data-starts-call=""
+              aria-label={say(running ? 'runningLabel' : 'runLabel', { tool: tool.title })}
+              aria-disabled={running || undefined}
+              onClick={() => {
+                if (!running) onCall(owner, tool);
+              }}
+            >
+              {say(running ? 'running' : 'run')}
+            </button>
+          </li>
+        );
+      })}
     </ul>
   );
 }

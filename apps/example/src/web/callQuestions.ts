@@ -1,22 +1,25 @@
 import type { UrlElicitation } from '@waitfor/legacy-spec';
 
-/** What a call needs for its URL questions to be told apart from another call's. */
+/** What a call needs for its questions to be told apart from another call's. */
 export interface CallQuestions {
   server: string;
   tool: string;
-  status: 'running' | 'done' | 'failed' | 'cancelled';
+  status: 'running' | 'done' | 'declined' | 'failed' | 'cancelled';
   /**
-   * Ids of the URL Requests this run may have asked: those that arrived on its server while it ran
+   * Ids of the Requests this run may have asked: those that arrived on its server while it ran
    * (a legacy push names no call). Whatever waits on one of them ends with the run.
    */
   questions: readonly string[];
 }
 
+/** One call's key: its server and tool (Run never starts the same call twice at once). */
+export const callKey = (server: string, tool: string): string => `${server}\0${tool}`;
+
 /** Bounds what a server pushing question after question can make one run remember. */
 const maxQuestionsPerRun = 50;
 
 /**
- * `calls` with the URL Request `id` noted on every run in flight on `server` that may have asked
+ * `calls` with the Request `id` noted on every run in flight on `server` that may have asked
  * it — only the run of `tool` when the bridge named the one call that asked.
  */
 export function noteQuestion<Call extends CallQuestions>(

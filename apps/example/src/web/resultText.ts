@@ -21,3 +21,13 @@ export function errorText(error: unknown): string {
   if (error instanceof Error) return error.message;
   return typeof error === 'string' ? error : JSON.stringify(error);
 }
+
+/**
+ * A failure as a person reads it: the message without the SDK's "MCP error -32603:" prefix or a
+ * JSON-RPC code, which say nothing to whoever answers the questions.
+ */
+export function readableError(error: unknown): string {
+  return errorText(error)
+    .replace(/^(?:MCP error|JSON-RPC error)?\s*-?\d{4,5}:\s*/i, '')
+    .replace(/^MCP error\s*/i, '');
+}

@@ -1,15 +1,16 @@
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import type { Inbox, WaitFor } from '@waitfor/core';
+import type { ConnectionState } from '@waitfor/react';
 import type { LegacySpec } from '@waitfor/legacy-spec';
 import { BridgeError, connect } from '@waitfor/mcp-bridge';
 import type { Connection } from '@waitfor/mcp-bridge';
 import { hostName, hostTool } from '../hostTool/hostTools.js';
-import { noteQuestion } from './callQuestions.js';
+import { callKey, noteQuestion } from './callQuestions.js';
 import type { CallQuestions } from './callQuestions.js';
 import { callTimeout } from './callTimeout.js';
 import { loadServers } from './exampleConfig.js';
 import type { ServerConfig } from './exampleConfig.js';
-import { errorText, isToolError, resultText } from './resultText.js';
+import { errorText, isToolError, readableError, resultText } from './resultText.js';
 
 /** A tool a server lists. */
 export interface ToolEntry {
@@ -22,6 +23,8 @@ export interface ToolEntry {
 export interface ServerState {
   config: ServerConfig;
   status: 'connecting' | 'ready' | 'failed';
+  /** The live connection's state once connected (a server that went away is `closed`). */
+  connection?: ConnectionState;
   /** The era the connection negotiated (may differ from the configured one if a server changed). */
   era?: string;
   tools: ToolEntry[];
@@ -80,6 +83,38 @@ function reduce(state: State, action: Action): State {
 /** Starts one run of a call; resolves with how it ended (an abort rejects). */
 type Starter = (signal: AbortSignal) => Promise<Pick<CallState, 'status' | 'text'>>;
 
+/** What the page remembers of a call while it runs. */
+interface RunningCall {
+  controller: AbortController;
+  key: string;
+  /** The person declined (or cancelled) one of its questions: its result reads "declined". */
+  declined: boolean;
+  /** The server's connection losses when the run started: one more means it went away. */
+  losses: number;
+}
+
+/** A connection's live state, where the bridge offers one (`connection.state`). */
+interface StateSource {
+  getSnapshot(): { status: ConnectionState };
+  subscribe(listener: () => void): () => void;
+}
+
+/** The connection's state source, if this bridge version has one. */
+const stateOf = (connection: Connection): StateSource | undefined => {
+  const state = (connection as { state?: unknown }).state;
+  return typeof state === 'object' && state !== null && 'subscribe' in state
+    ? (state as StateSource)
+    : undefined;
+};
+
+/** Where a connection stands now: its state, or connected when the bridge reports none. */
+const statusOf = (connection: Connection): ConnectionState =>
+  stateOf(connection)?.getSnapshot().status ?? 'connected';
+
+// A server that went away is tried again a few times, then shown as disconnected (where the
+// bridge can notice: its `reconnect` option).
+const reconnect = { reconnect: { maxAttempts: 3 } };
+
 const toolsOf = (listed: unknown): ToolEntry[] => {
   const tools = Array.isArray(listed)
     ? listed
@@ -103,30 +138,39 @@ export function useExampleSession(inbox: Inbox, legacy: LegacySpec) {
   const [state, dispatch] = useReducer(reduce, { servers: [], calls: [] });
   const connections = useRef(new Map<string, Connection>());
   const nextCall = useRef(1);
-  // The abort controller of every running call, by call id: Cancel aborts the bridge call.
-  const running = useRef(new Map<number, AbortController>());
+  // Every running call by id: Cancel aborts it through its controller.
+  const running = useRef(new Map<number, RunningCall>());
+  // How often each server's connection was lost (a call that spans a loss failed because of it).
+  const losses = useRef(new Map<string, number>());
+
+  // The inbox answers every question. Each is first noted on the run that asked it (server and
+  // tool: Run never starts the same call twice), and a decline is remembered for that run's result.
+  const noting = useCallback(
+    (server: string): WaitFor =>
+      async (request, context) => {
+        const origin = request.data?.origin;
+        const named = origin !== undefined && Object.hasOwn(origin, 'tool') ? origin.tool : '';
+        const tool = typeof named === 'string' && named !== '' ? named : undefined;
+        dispatch({ type: 'asked', server, tool, id: request.id });
+        const answer = await inbox.waitFor(request, context);
+        if (!answer.ok && (answer.reason === 'declined' || answer.reason === 'cancelled')) {
+          for (const call of running.current.values())
+            if (
+              tool === undefined
+                ? call.key.startsWith(`${server}\0`)
+                : call.key === callKey(server, tool)
+            )
+              call.declined = true;
+        }
+        return answer;
+      },
+    [inbox],
+  );
 
   useEffect(() => {
     const controller = new AbortController();
     const opened: Connection[] = [];
-    // The inbox answers every question; URL ones are first noted on the runs that may have asked
-    // them, so a "finish in the other tab" note can end with its call.
-    const noting =
-      (server: string): WaitFor =>
-      (request, context) => {
-        if (request.kind === 'authorization') {
-          const origin = request.data?.origin;
-          const tool =
-            origin !== undefined && Object.hasOwn(origin, 'tool') ? origin.tool : undefined;
-          dispatch({
-            type: 'asked',
-            server,
-            tool: typeof tool === 'string' ? tool : undefined,
-            id: request.id,
-          });
-        }
-        return inbox.waitFor(request, context);
-      };
+    const unsubscribes: (() => void)[] = [];
     const start = async () => {
       const servers = await loadServers(controller.signal);
       dispatch({ type: 'configured', servers });
@@ -136,6 +180,7 @@ export function useExampleSession(inbox: Inbox, legacy: LegacySpec) {
             const connection = await connect(
               { url: config.url },
               {
+                ...reconnect,
                 waitFor: noting(config.name),
                 name: 'waitfor-example-page',
                 serverName: config.name,
@@ -148,11 +193,27 @@ export function useExampleSession(inbox: Inbox, legacy: LegacySpec) {
             }
             opened.push(connection);
             connections.current.set(config.name, connection);
+            // A server that goes away shows as such; a call that spans the loss failed by it.
+            let previous = statusOf(connection);
+            const follow = () => {
+              const status = statusOf(connection);
+              if (previous === 'connected' && status !== 'connected')
+                losses.current.set(config.name, (losses.current.get(config.name) ?? 0) + 1);
+              previous = status;
+              dispatch({ type: 'server', name: config.name, patch: { connection: status } });
+            };
+            const unsubscribe = stateOf(connection)?.subscribe(follow);
+            if (unsubscribe !== undefined) unsubscribes.push(unsubscribe);
             const tools = toolsOf(await connection.listTools());
             dispatch({
               type: 'server',
               name: config.name,
-              patch: { status: 'ready', era: connection.era, tools },
+              patch: {
+                status: 'ready',
+                era: connection.era,
+                tools,
+                connection: statusOf(connection),
+              },
             });
           } catch (error) {
             dispatch({
@@ -170,12 +231,14 @@ export function useExampleSession(inbox: Inbox, legacy: LegacySpec) {
     const calls = running.current;
     return () => {
       controller.abort();
-      for (const call of calls.values()) call.abort(new Error('The page closed its connections'));
+      for (const unsubscribe of unsubscribes) unsubscribe();
+      for (const call of calls.values())
+        call.controller.abort(new Error('The page closed its connections'));
       calls.clear();
       for (const connection of opened) void connection.close();
       connections.current.clear();
     };
-  }, [inbox, legacy]);
+  }, [legacy, noting]);
 
   // What runs a call: the example's own tool (it asks through the inbox itself, as both servers'
   // questions do), or the server's tool over its connection; undefined when that is not connected.
@@ -184,9 +247,9 @@ export function useExampleSession(inbox: Inbox, legacy: LegacySpec) {
       const host = call.server === hostName ? hostTool(call.tool) : undefined;
       if (host !== undefined)
         return (signal) =>
-          host.run(inbox.waitFor, signal).then((text) => ({ status: 'done', text }));
+          host.run(noting(hostName), signal).then((text) => ({ status: 'done', text }));
       const connection = connections.current.get(call.server);
-      if (connection === undefined) return undefined;
+      if (connection === undefined || statusOf(connection) === 'closed') return undefined;
       return (signal) =>
         connection
           .callTool(
@@ -198,39 +261,68 @@ export function useExampleSession(inbox: Inbox, legacy: LegacySpec) {
             text: resultText(result),
           }));
     },
-    [inbox],
+    [noting],
   );
 
   // Runs (or runs again) one call under its own abort controller. Only this page aborts it, so an
   // aborted signal means the person cancelled, whatever error the abort surfaced as.
   // Each run starts with no questions: what an earlier attempt asked ended with that attempt.
+  // A call already running (same server and tool) is not started again.
   const run = useCallback(
     (call: Omit<CallState, 'status' | 'text' | 'questions'>) => {
+      const key = callKey(call.server, call.tool);
+      for (const other of running.current.values()) if (other.key === key) return;
       const start = starter(call);
       if (start === undefined) {
         dispatch({
           type: 'call',
-          call: { ...call, status: 'failed', text: 'Not connected.', questions: [] },
+          call: {
+            ...call,
+            status: 'failed',
+            text: `${call.server} is not connected.`,
+            questions: [],
+          },
         });
         return;
       }
       const controller = new AbortController();
-      running.current.set(call.id, controller);
+      const entry: RunningCall = {
+        controller,
+        key,
+        declined: false,
+        losses: losses.current.get(call.server) ?? 0,
+      };
+      running.current.set(call.id, entry);
       dispatch({ type: 'call', call: { ...call, status: 'running', questions: [] } });
       const finish = (patch: Pick<CallState, 'status' | 'text'>) => {
-        if (running.current.get(call.id) !== controller) return;
+        if (running.current.get(call.id) !== entry) return;
         running.current.delete(call.id);
         dispatch({ type: 'call', call: { ...call, ...patch, questions: [] } });
       };
-      start(controller.signal).then(finish, (error: unknown) =>
-        finish(
-          controller.signal.aborted || (BridgeError.isInstance(error) && error.code === 'aborted')
-            ? {
-                status: 'cancelled',
-                text: 'Cancelled: the call was stopped and its questions withdrawn.',
-              }
-            : { status: 'failed', text: errorText(error) },
-        ),
+      const lost = () => (losses.current.get(call.server) ?? 0) > entry.losses;
+      start(controller.signal).then(
+        (ended) => finish(entry.declined ? { ...ended, status: 'declined' } : ended),
+        (error: unknown) =>
+          finish(
+            controller.signal.aborted
+              ? {
+                  status: 'cancelled',
+                  text: 'Cancelled: the call was stopped and its questions withdrawn.',
+                }
+              : lost()
+                ? {
+                    status: 'failed',
+                    text: `${call.server} disconnected: the call ended and its questions were withdrawn.`,
+                  }
+                : entry.declined
+                  ? { status: 'declined', text: 'You declined, so the tool did not go on.' }
+                  : BridgeError.isInstance(error) && error.code === 'aborted'
+                    ? {
+                        status: 'cancelled',
+                        text: 'Cancelled: the call was stopped and its questions withdrawn.',
+                      }
+                    : { status: 'failed', text: readableError(error) },
+          ),
       );
     },
     [starter],
@@ -244,10 +336,10 @@ export function useExampleSession(inbox: Inbox, legacy: LegacySpec) {
 
   /** Aborts a running call: the bridge ends it and its open questions leave the list. */
   const cancelCall = useCallback((id: number) => {
-    running.current.get(id)?.abort(new Error('Cancelled from the page'));
+    running.current.get(id)?.controller.abort(new Error('Cancelled from the page'));
   }, []);
 
-  /** Runs a failed or cancelled call again, in the same entry. */
+  /** Runs a finished call again, in the same entry (not while the same call runs). */
   const retryCall = useCallback(
     (call: CallState) => {
       if (running.current.has(call.id)) return;

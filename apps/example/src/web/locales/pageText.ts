@@ -1,0 +1,108 @@
+import { formatMessage } from '@waitfor/react';
+
+/** Every text of the example page itself (the servers' own texts come in their language). */
+const english = {
+  title: 'waitfor example',
+  intro:
+    'Two MCP servers — one of the 2025 (legacy) era, one of the 2026 (modern) era — and a tool of this app itself ask you questions. The servers’ clients run in this page; every question lands in one list.',
+  settings: 'Page settings',
+  language: 'Language',
+  theme: 'Theme',
+  themeSystem: 'As the system',
+  themeLight: 'Light',
+  themeDark: 'Dark',
+  loadError: 'Could not load the servers: {error}',
+  servers: 'Servers',
+  questions: 'Questions for you',
+  results: 'Results',
+  legacyEra: 'legacy era · 2025-11-25',
+  modernEra: 'modern era · 2026-07-28',
+  hostEra: 'host-side · no MCP',
+  connectionFailed: 'Not connected: {error}',
+  run: 'Run',
+  runLabel: 'Run {tool}',
+  running: 'Running…',
+  runningLabel: 'Running… {tool}',
+  waiting: 'Waiting for you in the browser',
+  waitingFor: '{server} is waiting for you to finish in the other tab:',
+  empty: 'No open questions. Run a tool to get one.',
+  emptyWhileWaiting: 'Nothing to answer here while you finish in the other tab.',
+  groups: 'Open questions by call',
+  group: '{tool} · {server}',
+  unknownCall: 'A call',
+  groupGone: '{server} disconnected: these questions can no longer reach it.',
+  nothingRun: 'Nothing run yet.',
+  attempt: ' · attempt {attempt}',
+  running_: 'waiting…',
+  done: 'done',
+  declined: 'declined',
+  failed: 'failed',
+  cancelled: 'cancelled',
+  cancelCall: 'Cancel call',
+  cancelCallLabel: 'Cancel call: {tool}',
+  retry: 'Retry',
+  retryLabel: 'Retry: {tool}',
+};
+
+/** The keys of the page's own texts. */
+export type PageTextKey = keyof typeof english;
+
+const german: Record<PageTextKey, string> = {
+  title: 'waitfor-Beispiel',
+  intro:
+    'Zwei MCP-Server — einer aus der Ära 2025 (legacy), einer aus der Ära 2026 (modern) — und ein Werkzeug dieser App selbst stellen Ihnen Fragen. Die Clients der Server laufen in dieser Seite; jede Frage landet in einer Liste.',
+  settings: 'Seiteneinstellungen',
+  language: 'Sprache',
+  theme: 'Darstellung',
+  themeSystem: 'Wie das System',
+  themeLight: 'Hell',
+  themeDark: 'Dunkel',
+  loadError: 'Die Server konnten nicht geladen werden: {error}',
+  servers: 'Server',
+  questions: 'Fragen an Sie',
+  results: 'Ergebnisse',
+  legacyEra: 'Legacy-Ära · 2025-11-25',
+  modernEra: 'Moderne Ära · 2026-07-28',
+  hostEra: 'in der App · ohne MCP',
+  connectionFailed: 'Nicht verbunden: {error}',
+  run: 'Starten',
+  runLabel: 'Starten: {tool}',
+  running: 'Läuft…',
+  runningLabel: 'Läuft… {tool}',
+  waiting: 'Wartet auf Sie im Browser',
+  waitingFor: '{server} wartet, bis Sie im anderen Tab fertig sind:',
+  empty: 'Keine offenen Fragen. Starten Sie ein Werkzeug, um eine zu bekommen.',
+  emptyWhileWaiting: 'Hier ist nichts zu beantworten, solange Sie im anderen Tab fertig werden.',
+  groups: 'Offene Fragen nach Aufruf',
+  group: '{tool} · {server}',
+  unknownCall: 'Ein Aufruf',
+  groupGone: '{server} ist getrennt: Diese Fragen erreichen ihn nicht mehr.',
+  nothingRun: 'Noch nichts gestartet.',
+  attempt: ' · Versuch {attempt}',
+  running_: 'wartet…',
+  done: 'fertig',
+  declined: 'abgelehnt',
+  failed: 'fehlgeschlagen',
+  cancelled: 'abgebrochen',
+  cancelCall: 'Aufruf abbrechen',
+  cancelCallLabel: 'Aufruf abbrechen: {tool}',
+  retry: 'Erneut',
+  retryLabel: 'Erneut: {tool}',
+};
+
+/** The languages the page ships. */
+export type Language = 'en' | 'de';
+
+/** Each language's name in itself, for the picker. */
+export const languageNames: Record<Language, string> = { en: 'English', de: 'Deutsch' };
+
+const texts: Record<Language, Record<PageTextKey, string>> = { en: english, de: german };
+
+/** The page's text for a key in a language, its `{name}` marks filled in. */
+export function pageText(
+  language: Language,
+  key: PageTextKey,
+  values?: Readonly<Record<string, string | number>>,
+): string {
+  return formatMessage(texts[language][key], values);
+}
