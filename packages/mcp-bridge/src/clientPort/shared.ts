@@ -3,7 +3,7 @@
  * same way, and the notification fan-out (both deliver unknown methods to the fallback handler).
  */
 import { BridgeError } from '../bridgeError';
-import type { PortCallOptions } from '../clientPort';
+import type { ClientPort, PortCallOptions } from '../clientPort';
 
 type AnyFunction = (...args: never[]) => unknown;
 
@@ -77,5 +77,24 @@ export function notificationRouter(
     listeners.add(listener);
     const own = listeners;
     return () => void own.delete(listener);
+  };
+}
+
+/** What both generations' ports do alike. */
+export function basePort(client: Loose) {
+  const list: ClientPort['list'] = async (method, params, options) =>
+    invoke(client, listName[method], params, sdkOptions(options));
+  return {
+    client,
+    serverName: () => {
+      const name = asRecord(fn(client, 'getServerVersion')?.call(client))['name'];
+      return typeof name === 'string' && name !== '' ? name : undefined;
+    },
+    isConnected: () => client['transport'] !== undefined,
+    registerCapabilities: (capabilities: Record<string, unknown>) =>
+      void invoke(client, 'registerCapabilities', capabilities),
+    list,
+    listTools: ({ cursor, ...options }: PortCallOptions & { cursor?: string }) =>
+      list('tools/list', cursor === undefined ? undefined : { cursor }, options),
   };
 }

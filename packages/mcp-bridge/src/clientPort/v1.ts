@@ -6,15 +6,7 @@
 import type { AbortSignalLike } from '@waitfor/core';
 import { BridgeError } from '../bridgeError';
 import type { ClientPort, InboundMethod, V1Schemas } from '../clientPort';
-import {
-  asRecord,
-  fn,
-  invoke,
-  listName,
-  notificationRouter,
-  sdkOptions,
-  type Loose,
-} from './shared';
+import { asRecord, basePort, invoke, notificationRouter, sdkOptions, type Loose } from './shared';
 
 let v1TypesModule: Promise<V1Schemas> | undefined;
 function loadV1Schemas(): Promise<V1Schemas> {
@@ -40,7 +32,7 @@ const v1SchemaName: Record<InboundMethod, keyof V1Schemas> = {
 };
 
 /** The SDK-neutral view of a v1 client. */
-export function createV1Port(client: Loose): Omit<ClientPort, 'listTools'> {
+export function createV1Port(client: Loose): ClientPort {
   /** The v1Schemas last given: read at registration, so a later attach's count. */
   let given: V1Schemas | undefined;
   /** Registrations in flight (loading their schemas), as one promise: `connect` waits for it. */
@@ -67,16 +59,9 @@ export function createV1Port(client: Loose): Omit<ClientPort, 'listTools'> {
 
   return {
     generation: 'v1',
-    client,
+    ...basePort(client),
     era: () => 'legacy',
-    serverName: () => {
-      const name = asRecord(fn(client, 'getServerVersion')?.call(client))['name'];
-      return typeof name === 'string' && name !== '' ? name : undefined;
-    },
-    isConnected: () => client['transport'] !== undefined,
     useSchemas: (schemas) => void (given = schemas),
-    registerCapabilities: (capabilities) =>
-      void invoke(client, 'registerCapabilities', capabilities),
     setRequestHandler: (method, handler) => {
       const registration = (given === undefined ? loadV1Schemas() : Promise.resolve(given)).then(
         (schemas) => {
@@ -109,7 +94,5 @@ export function createV1Port(client: Loose): Omit<ClientPort, 'listTools'> {
         sdkOptions(options),
       );
     },
-    list: async (method, params, options) =>
-      invoke(client, listName[method], params, sdkOptions(options)),
   };
 }

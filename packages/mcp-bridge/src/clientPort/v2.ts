@@ -6,18 +6,10 @@ import type { AbortSignalLike } from '@waitfor/core';
 import type { ClientPort } from '../clientPort';
 import type { ProtocolEra } from '../protocol';
 import { captureRequestId, stampMissingResultType } from './sdkWorkarounds';
-import {
-  asRecord,
-  fn,
-  invoke,
-  listName,
-  notificationRouter,
-  sdkOptions,
-  type Loose,
-} from './shared';
+import { asRecord, basePort, invoke, notificationRouter, sdkOptions, type Loose } from './shared';
 
 /** The SDK-neutral view of a v2 client. */
-export function createV2Port(client: Loose): Omit<ClientPort, 'listTools'> {
+export function createV2Port(client: Loose): ClientPort {
   /** JSON-RPC ids of the bridge's raw requests in flight on this client. */
   const rawIds = new Set<unknown>();
   const era = () => invoke(client, 'getProtocolEra') as ProtocolEra | undefined;
@@ -30,16 +22,9 @@ export function createV2Port(client: Loose): Omit<ClientPort, 'listTools'> {
   });
   return {
     generation: 'v2',
-    client,
+    ...basePort(client),
     era,
-    serverName: () => {
-      const name = asRecord(fn(client, 'getServerVersion')?.call(client))['name'];
-      return typeof name === 'string' && name !== '' ? name : undefined;
-    },
-    isConnected: () => client['transport'] !== undefined,
     useSchemas: () => undefined,
-    registerCapabilities: (capabilities) =>
-      void invoke(client, 'registerCapabilities', capabilities),
     setRequestHandler: (method, handler) => {
       invoke(client, 'setRequestHandler', method, (request: unknown, context: unknown) => {
         const mcpRequest = asRecord(asRecord(context)['mcpReq']);
@@ -74,7 +59,5 @@ export function createV2Port(client: Loose): Omit<ClientPort, 'listTools'> {
         rawIds.delete(id);
       }
     },
-    list: async (method, params, options) =>
-      invoke(client, listName[method], params, sdkOptions(options)),
   };
 }
