@@ -42,7 +42,7 @@ export async function answerRoute(
   const question = feed.inbox.get(id);
   if (!question)
     return feed.ended(id)
-      ? refuse(409, 'conflict', 'This question was already answered.', {}, cors)
+      ? refuse(409, 'conflict', 'This question was already answered, or has ended.', {}, cors)
       : refuse(404, 'not_found', 'No such question.', {}, cors);
   // The same rule as the store and the bridge: an accepted form answer must fit the form.
   const schema = question.data?.schema;
@@ -69,5 +69,5 @@ export async function answerRoute(
   feed.noteEnded(id);
   return won
     ? json(200, { answered: true }, cors)
-    : refuse(409, 'conflict', 'This question was already answered.', {}, cors);
+    : refuse(409, 'conflict', 'This question was already answered, or has ended.', {}, cors);
 }

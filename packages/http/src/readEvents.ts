@@ -12,6 +12,7 @@ export interface ServerSentEvent {
 export async function* readEvents(
   body: ReadableStream<Uint8Array>,
   maxEventChars: number,
+  onBytes: () => void = () => {},
 ): AsyncGenerator<ServerSentEvent> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
@@ -24,6 +25,8 @@ export async function* readEvents(
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return;
+      // Any bytes, a heartbeat comment included, show the connection is alive.
+      onBytes();
       buffer += decoder.decode(value, { stream: true });
       // CRLF, LF or CR end a line; a CR at the end may be half of a CRLF, so it waits for more.
       let start = 0;

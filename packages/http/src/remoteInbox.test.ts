@@ -121,6 +121,53 @@ describe.each(inboxKinds)('the remote inbox (Node fetch), with the $name', (kind
     expect(resumedFrom[1]).toMatch(/^[0-9a-z]+\.\d+$/);
   });
 
+  it('takes a silent stream for dead and reconnects; heartbeats keep a live one', async () => {
+    // No heartbeat for a minute: a client that waits 100 ms for a sign of life reconnects.
+    host = await startHost(kind, { heartbeatMs: 60_000 });
+    const silent = createRemoteInbox({
+      url: host.url,
+      headers: as('alice'),
+      retryMs: 20,
+      idleMs: 100,
+    });
+    remotes.push(silent);
+    const states: ConnectionState[] = [];
+    silent.subscribeConnection(() => states.push(silent.getConnectionState()));
+    await vi.waitFor(() => expect(states.join()).toContain('connected,reconnecting,connected'));
+    silent.close();
+    await host.close();
+
+    // Heartbeats every 20 ms: the same client stays on its one stream well past its idle time.
+    host = await startHost(kind, { heartbeatMs: 20 });
+    let streams = 0;
+    let beats = 0;
+    const live = createRemoteInbox({
+      url: host.url,
+      headers: as('alice'),
+      retryMs: 20,
+      idleMs: 150,
+      fetch: async (url, init) => {
+        const response = await fetch(url, init);
+        if (!String(url).endsWith('/events')) return response;
+        streams++;
+        const counted = response.body!.pipeThrough(
+          new TransformStream<Uint8Array, Uint8Array>({
+            transform(chunk, controller) {
+              beats += new TextDecoder().decode(chunk).split(': heartbeat').length - 1;
+              controller.enqueue(chunk);
+            },
+          }),
+        );
+        return new Response(counted, { status: response.status, headers: response.headers });
+      },
+    });
+    remotes.push(live);
+    // 30 heartbeats are at least 600 ms, four idle periods.
+    await vi.waitFor(() => expect(beats).toBeGreaterThanOrEqual(30), { timeout: 20_000 });
+    expect(streams).toBe(1);
+    expect(live.getConnectionState()).toBe('connected');
+  });
+
   it('keeps reconnecting while unauthorized, with the reason readable', async () => {
     host = await startHost(kind);
     const inbox = createRemoteInbox({

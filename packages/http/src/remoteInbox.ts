@@ -23,6 +23,13 @@ export interface RemoteInboxOptions {
   retryMs?: number;
   /** The longest reconnect delay in ms (default 30 s). */
   maxRetryMs?: number;
+  /**
+   * A stream silent this long (no event, no heartbeat) is taken for dead and reconnected (default
+   * 45 s: three of the handler's default heartbeats). Keep it above twice the handler's heartbeatMs.
+   */
+  idleMs?: number;
+  /** The largest event read, in characters (default 32 Mi); a larger one ends the stream. */
+  maxEventChars?: number;
 }
 
 /** A server's inbox seen from a browser: core's `Inbox`, plus the stream's state and answer errors. */
@@ -40,7 +47,10 @@ export interface RemoteInbox extends Inbox {
   answer(answer: Answer): boolean;
   /** As `answer`, resolving with the final word: true when confirmed, false when not sent or refused. */
   submit(answer: Answer): Promise<boolean>;
-  /** Why the last answer to `id` failed (cleared by the next answer to it), for the UI to show. */
+  /**
+   * Why the last answer to `id` failed, for the UI to show; cleared by the next answer to it, kept
+   * after the question left (the last 256 failures).
+   */
   getAnswerError(id: string): HttpInboxError | undefined;
   /** The event stream's state; it reconnects by itself after an error or a closed connection. */
   getConnectionState(): ConnectionState;
@@ -51,6 +61,8 @@ export interface RemoteInbox extends Inbox {
   /** Stops the stream for good (state `closed`); answers in flight still settle. */
   close(): void;
 }
+
+const maxAnswerErrors = 256;
 
 const codeOf: Record<number, HttpInboxErrorCode> = {
   400: 'invalid_answer',
@@ -76,6 +88,8 @@ export function createRemoteInbox(options: RemoteInboxOptions): RemoteInbox {
   const credentials = options.credentials ?? 'same-origin';
   const retryMs = options.retryMs ?? 500;
   const maxRetryMs = options.maxRetryMs ?? 30_000;
+  const idleMs = options.idleMs ?? 45_000;
+  const maxEventChars = options.maxEventChars ?? 32 * 1024 * 1024;
   const changes = createListeners();
   const connection = createListeners();
   // What the server says is open, and the ids being sent (hidden from the snapshot meanwhile).
@@ -109,14 +123,22 @@ export function createRemoteInbox(options: RemoteInboxOptions): RemoteInbox {
       for (const id of removed) if (typeof id === 'string') open.delete(id);
       for (const request of listOf(record?.added)) open.set(request.id, request);
     } else return;
-    // An answer that failed stays readable while its question is open; a gone question forgets it.
-    for (const id of answerErrors.keys()) if (!open.has(id)) answerErrors.delete(id);
     changed();
   };
 
   const connect = async (): Promise<void> => {
     for (let failures = 0; !stop.signal.aborted;) {
+      // One attempt's own signal: closing the inbox, or a silent stream, ends it.
+      const attempt = new AbortController();
+      const abort = (): void => attempt.abort();
+      stop.signal.addEventListener('abort', abort);
+      let stopIdle = (): void => {};
+      const alive = (): void => {
+        stopIdle();
+        stopIdle = schedule(idleMs, abort);
+      };
       try {
+        alive();
         const response = await fetchOf(`${base}${eventsPath}`, {
           headers: {
             ...headersOf(),
@@ -125,13 +147,13 @@ export function createRemoteInbox(options: RemoteInboxOptions): RemoteInbox {
           },
           credentials,
           cache: 'no-store',
-          signal: stop.signal,
+          signal: attempt.signal,
         });
         if (!response.ok || !response.body) throw await errorOf(response);
         setState('connected');
         // Only a stream that delivered something resets the backoff: one that ends at once does not.
         failures++;
-        for await (const event of readEvents(response.body, 8 * 1024 * 1024)) {
+        for await (const event of readEvents(response.body, maxEventChars, alive)) {
           failures = 0;
           if (event.id !== undefined) lastEventId = event.id;
           apply(event.event, JSON.parse(event.data));
@@ -143,13 +165,21 @@ export function createRemoteInbox(options: RemoteInboxOptions): RemoteInbox {
         if (stop.signal.aborted) break;
         failures++;
         setState('reconnecting', asError(error));
+      } finally {
+        stopIdle();
+        stop.signal.removeEventListener('abort', abort);
       }
       // Backoff with jitter, so a restarted server is not hit by every page in the same instant.
       const delay = Math.min(maxRetryMs, retryMs * 2 ** (failures - 1)) * (0.5 + Math.random() / 2);
       if (stop.signal.aborted) break;
       await new Promise<void>((resolve) => {
-        const cancel = schedule(delay, resolve);
-        stop.signal.addEventListener('abort', () => (cancel(), resolve()), { once: true });
+        const done = (): void => {
+          cancel();
+          stop.signal.removeEventListener('abort', done);
+          resolve();
+        };
+        const cancel = schedule(delay, done);
+        stop.signal.addEventListener('abort', done);
       });
     }
     setState('closed');
@@ -180,7 +210,9 @@ export function createRemoteInbox(options: RemoteInboxOptions): RemoteInbox {
       changed();
       return true;
     }
-    if (open.has(id)) answerErrors.set(id, error);
+    // Kept after the question left too (a 409: answered elsewhere), until the next answer to it.
+    answerErrors.set(id, error);
+    if (answerErrors.size > maxAnswerErrors) answerErrors.delete(answerErrors.keys().next().value!);
     changed();
     return false;
   };
