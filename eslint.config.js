@@ -15,8 +15,9 @@ const waitfor = (...packages) => ({
 });
 
 /**
- * The layering of design.md: arrows are the only allowed imports. Static imports are checked by
- * no-restricted-imports, dynamic `import()` by no-restricted-syntax.
+ * The layering of docs/architecture.md ("Packages and layers"): arrows are the only allowed
+ * imports. Static imports are checked by no-restricted-imports, dynamic `import()` by
+ * no-restricted-syntax.
  */
 const layer = (files, groups) => ({
   files,
@@ -40,8 +41,8 @@ export const layering = [
   layer(
     ['packages/core/src/**'],
     [
-      { ...react, message: 'core knows nothing of React (design.md layering).' },
-      { ...mcpSdks, message: 'core knows nothing of MCP (design.md layering).' },
+      { ...react, message: 'core knows nothing of React (docs/architecture.md layering).' },
+      { ...mcpSdks, message: 'core knows nothing of MCP (docs/architecture.md layering).' },
       {
         // The private runtime is the one exception: it is bundled into core, not a dependency.
         names: ['@waitfor/*', '!@waitfor/runtime'],
@@ -68,7 +69,7 @@ export const layering = [
       { ...mcpSdks, message: 'react answers Requests; it does not speak MCP.' },
       {
         ...waitfor('mcp-bridge', 'legacy-spec', 'store', 'http'),
-        message: 'react imports only @waitfor/core (design.md layering).',
+        message: 'react imports only @waitfor/core (docs/architecture.md layering).',
       },
     ],
   ),
