@@ -26,8 +26,8 @@ const codeOf = async (promise: Promise<unknown>) => {
 describe('elicitation registry', () => {
   it('moves open → consented → completed and resolves waiters, by elicitationId or Request id', async () => {
     const registry = createElicitationRegistry(10_000);
-    const scope = { server: 'one' };
-    registry.add(scope, [[urlRequest('elc-1', 'e-1'), 'e-1']], []);
+    const scope = { serverName: 'one' };
+    registry.add(scope, [urlRequest('elc-1', 'e-1')], []);
     expect(registry.find('e-1')?.state).toBe('open');
     registry.answered([accept('elc-1')]);
     expect(registry.find('elc-1')?.state).toBe('consented');
@@ -49,9 +49,9 @@ describe('elicitation registry', () => {
 
   it('ignores unknown and repeated completions, and completions from another connection, without a new snapshot', () => {
     const registry = createElicitationRegistry(10_000);
-    const scope = { server: 'one' };
-    const other = { server: 'one' };
-    registry.add(scope, [[urlRequest('elc-1', 'e-1'), 'e-1']], []);
+    const scope = { serverName: 'one' };
+    const other = { serverName: 'one' };
+    registry.add(scope, [urlRequest('elc-1', 'e-1')], []);
     registry.answered([accept('elc-1')]);
     expect(registry.complete(other, 'e-1')).toBeUndefined();
     expect(registry.complete(scope, 'unknown')).toBeUndefined();
@@ -67,8 +67,8 @@ describe('elicitation registry', () => {
 
   it('marks a completion that arrives before any Answer as wasOpen, and a later Answer keeps it completed', () => {
     const registry = createElicitationRegistry(10_000);
-    const scope = { server: 'one' };
-    registry.add(scope, [[urlRequest('elc-1', 'e-1'), 'e-1']], []);
+    const scope = { serverName: 'one' };
+    registry.add(scope, [urlRequest('elc-1', 'e-1')], []);
     expect(registry.complete(scope, 'e-1')?.wasOpen).toBe(true);
     registry.answered([cancel('elc-1')]);
     expect(registry.find('e-1')?.state).toBe('completed');
@@ -76,10 +76,10 @@ describe('elicitation registry', () => {
 
   it('rejects waiters when the elicitation is declined, the time runs out, the signal aborts, or the id is unknown', async () => {
     const registry = createElicitationRegistry(10_000);
-    const scope = { server: 'one' };
-    registry.add(scope, [[urlRequest('elc-1', 'e-1'), 'e-1']], []);
-    registry.add(scope, [[urlRequest('elc-2', 'e-2'), 'e-2']], []);
-    registry.add(scope, [[urlRequest('elc-3', 'e-3'), 'e-3']], []);
+    const scope = { serverName: 'one' };
+    registry.add(scope, [urlRequest('elc-1', 'e-1')], []);
+    registry.add(scope, [urlRequest('elc-2', 'e-2')], []);
+    registry.add(scope, [urlRequest('elc-3', 'e-3')], []);
     const declined = registry.wait('e-1');
     registry.answered([decline('elc-1')]);
     expect(await codeOf(declined)).toBe('elicitation_closed');
@@ -106,7 +106,7 @@ describe('elicitation registry', () => {
 
   it('keeps settling waiters and other listeners when a snapshot listener throws', async () => {
     const registry = createElicitationRegistry(10_000);
-    const scope = { server: 'one' };
+    const scope = { serverName: 'one' };
     const seen: string[] = [];
     registry.subscribe(() => {
       throw new Error('broken UI listener');
@@ -119,7 +119,7 @@ describe('elicitation registry', () => {
           .join(),
       ),
     );
-    registry.add(scope, [[urlRequest('elc-1', 'e-1'), 'e-1']], []);
+    registry.add(scope, [urlRequest('elc-1', 'e-1')], []);
     const waiting = registry.wait('e-1');
     expect(registry.complete(scope, 'e-1')?.wasOpen).toBe(true);
     await expect(waiting).resolves.toMatchObject({ state: 'completed' });
@@ -130,10 +130,10 @@ describe('elicitation registry', () => {
 describe('elicitation registry: calls, reasons and own keys', () => {
   it('closes a consented entry with call_ended at once when every call that asked failed', () => {
     const registry = createElicitationRegistry(10_000);
-    const scope = { server: 'one' };
+    const scope = { serverName: 'one' };
     const first: CallRecord = [];
     const second: CallRecord = [];
-    registry.add(scope, [[urlRequest('elc-1', 'e-1'), 'e-1']], [first, second]);
+    registry.add(scope, [urlRequest('elc-1', 'e-1')], [first, second]);
     registry.answered([accept('elc-1')]);
     registry.ended(first, false);
     // Another call in flight may still be the one that asked.
@@ -146,16 +146,9 @@ describe('elicitation registry: calls, reasons and own keys', () => {
 
   it('keeps a consented entry whose call ended normally for completionTimeoutMs, then closes it', async () => {
     const registry = createElicitationRegistry(20);
-    const scope = { server: 'one' };
+    const scope = { serverName: 'one' };
     const call: CallRecord = [];
-    registry.add(
-      scope,
-      [
-        [urlRequest('elc-1', 'e-1'), 'e-1'],
-        [urlRequest('elc-2', 'e-2'), 'e-2'],
-      ],
-      [call],
-    );
+    registry.add(scope, [urlRequest('elc-1', 'e-1'), urlRequest('elc-2', 'e-2')], [call]);
     registry.answered([accept('elc-1'), accept('elc-2')]);
     registry.ended(call, true);
     expect(registry.complete(scope, 'e-2')?.wasOpen).toBe(false);
@@ -167,21 +160,17 @@ describe('elicitation registry: calls, reasons and own keys', () => {
 
   it('closes a consent given after its call failed at once, and names declined, cancelled and replaced', () => {
     const registry = createElicitationRegistry(10_000);
-    const scope = { server: 'one' };
+    const scope = { serverName: 'one' };
     const call: CallRecord = [];
     registry.add(
       scope,
-      [
-        [urlRequest('elc-1', 'e-1'), 'e-1'],
-        [urlRequest('elc-2', 'e-2'), 'e-2'],
-        [urlRequest('elc-3', 'e-3'), 'e-3'],
-      ],
+      [urlRequest('elc-1', 'e-1'), urlRequest('elc-2', 'e-2'), urlRequest('elc-3', 'e-3')],
       [call],
     );
     registry.ended(call, false);
     registry.answered([accept('elc-1'), decline('elc-2'), cancel('elc-3')]);
-    registry.add(scope, [[urlRequest('elc-4', 'e-4'), 'e-4']], []);
-    registry.add(scope, [[urlRequest('elc-5', 'e-4'), 'e-4']], []);
+    registry.add(scope, [urlRequest('elc-4', 'e-4')], []);
+    registry.add(scope, [urlRequest('elc-5', 'e-4')], []);
     expect(registry.getSnapshot().map((entry) => [entry.state, entry.reason])).toEqual([
       ['closed', 'call_ended'],
       ['closed', 'declined'],
@@ -194,13 +183,13 @@ describe('elicitation registry: calls, reasons and own keys', () => {
 
   it('publishes a batch once, and matches server ids as own keys only', () => {
     const registry = createElicitationRegistry(10_000);
-    const scope = { server: 'one' };
+    const scope = { serverName: 'one' };
     let changes = 0;
     registry.subscribe(() => (changes += 1));
     const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'];
     registry.add(
       scope,
-      names.map((name, index) => [urlRequest(`elc-${index}`, name), name]),
+      names.map((name, index) => urlRequest(`elc-${index}`, name)),
       [],
     );
     expect(changes).toBe(1);

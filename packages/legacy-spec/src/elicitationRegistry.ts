@@ -47,9 +47,9 @@ export interface UrlElicitation {
   readonly reason?: UrlElicitationCloseReason;
 }
 
-/** The connection an entry belongs to. One per attached client. */
+/** The connection an entry belongs to (its extension host), named when an entry is added. */
 export interface RegistryScope {
-  readonly server: string;
+  readonly serverName: string;
 }
 
 /** How long and until when to wait for a completion. */
@@ -139,9 +139,9 @@ export function createElicitationRegistry(completionTimeoutMs: number) {
   const release = (entries: Entry[]) => {
     const idle = entries.filter((entry) => entry.state === 'consented' && !entry.pending);
     closeConsented(idle.filter((entry) => !entry.graced));
-    const graced = idle.filter((entry) => entry.graced);
-    // Node: a grace period alone does not keep the process alive. Infinity arms no timer.
-    if (graced.length) scheduleUnref(completionTimeoutMs, () => closeConsented(graced));
+    // The graced ones (the others are closed by now). Node: a grace period alone does not keep the
+    // process alive. Infinity arms no timer.
+    if (idle.length) scheduleUnref(completionTimeoutMs, () => closeConsented(idle));
   };
 
   /** Resolve when every entry has settled, or with the code that ended the wait first. */
@@ -169,17 +169,14 @@ export function createElicitationRegistry(completionTimeoutMs: number) {
 
   return {
     /**
-     * Track URL-mode Requests (each with its elicitationId) of one connection, asked on behalf of
-     * `calls`; a Request already tracked is left as it is. One publication for the batch.
+     * Track URL-mode Requests (each with its `data.elicitationId`) of one connection, asked on
+     * behalf of `calls`; a Request already tracked is left as it is. One publication for the batch.
      */
-    add(
-      scope: RegistryScope,
-      items: ReadonlyArray<readonly [Request, string]>,
-      calls: readonly CallRecord[],
-    ): void {
+    add(scope: RegistryScope, requests: readonly Request[], calls: readonly CallRecord[]): void {
       let inScope = scopes.get(scope);
       if (!inScope) scopes.set(scope, (inScope = new Map()));
-      for (const [request, elicitationId] of items) {
+      for (const request of requests) {
+        const elicitationId = String(request.data?.['elicitationId']);
         if (byRequest.has(request.id)) continue;
         const stale = inScope.get(elicitationId);
         // A server reusing a live id breaks its own uniqueness rule; the newer Request wins the id.
@@ -188,7 +185,7 @@ export function createElicitationRegistry(completionTimeoutMs: number) {
           scope,
           elicitationId,
           request,
-          server: scope.server,
+          server: scope.serverName,
           state: 'open',
           pending: calls.length,
           graced: !calls.length,

@@ -26,7 +26,7 @@ import {
   type CallInfo,
   type ExtensionHost,
 } from '@waitfor/mcp-bridge';
-import { createController as createAbortController, createListeners } from '@waitfor/runtime';
+import { createListeners } from '@waitfor/runtime';
 import {
   createElicitationRegistry,
   type CallRecord,
@@ -36,7 +36,7 @@ import {
 } from './elicitationRegistry';
 import { LegacySpecError } from './legacySpecError';
 import { retryAfterUrlElicitation } from './retryAfterUrlElicitation';
-import { defaultMaxElicitations, outOfBounds } from './urlElicitationRequired';
+import { defaultMaxElicitations, outOfBounds, withElicitationId } from './urlElicitationRequired';
 
 /** The notification method of protocol 2025-11-25 that this package listens to. */
 export const elicitationCompleteMethod = 'notifications/elicitation/complete';
@@ -101,19 +101,21 @@ export function createLegacySpec(options: LegacySpecOptions = {}): LegacySpec {
   const completionTimeoutMs = options.completionTimeoutMs ?? 60_000;
   const maxRetries = options.maxRetries ?? 3;
   const maxElicitations = options.maxElicitations ?? defaultMaxElicitations;
-  const invalid = (name: string, rule: string) =>
-    new LegacySpecError('invalid_options', `Option ${name} must be ${rule}.`);
-  if (typeof completionTimeoutMs !== 'number' || !(completionTimeoutMs >= 0)) {
-    throw invalid('completionTimeoutMs', 'a number >= 0 or Infinity');
-  }
-  for (const [name, value, least] of [
-    ['maxRetries', maxRetries, 0],
-    ['maxElicitations', maxElicitations, 1],
+  for (const [name, value, least, integer] of [
+    ['completionTimeoutMs', completionTimeoutMs, 0, false],
+    ['maxRetries', maxRetries, 0, true],
+    ['maxElicitations', maxElicitations, 1, true],
   ] as const) {
-    if (!Number.isInteger(value) || value < least) throw invalid(name, `an integer >= ${least}`);
+    // Not `<`: NaN must fail too. Infinity is a number >= 0 but not an integer.
+    if (!(value >= least) || (integer && !Number.isInteger(value)) || typeof value !== 'number') {
+      throw new LegacySpecError(
+        'invalid_options',
+        `Option ${name} must be ${integer ? 'an integer' : 'a number'} >= ${least}.`,
+      );
+    }
   }
   if (inbox !== undefined && typeof inbox?.answer !== 'function') {
-    throw invalid('inbox', 'an object with an answer() method');
+    throw new LegacySpecError('invalid_options', 'Option inbox must have an answer() method.');
   }
   const registry = createElicitationRegistry(completionTimeoutMs);
   const completions = createListeners<CompletionEvent>();
@@ -122,12 +124,9 @@ export function createLegacySpec(options: LegacySpecOptions = {}): LegacySpec {
 
   const setup = (host: ExtensionHost): void => {
     if (host.era === 'modern') return;
-    // The server name is read when used: setup may run before the client has connected.
-    const scope: RegistryScope = {
-      get server() {
-        return host.serverName;
-      },
-    };
+    // The host is the registry's scope; its server name is read when an entry is added (setup may
+    // run before the client has connected).
+    const scope: RegistryScope = host;
     let offNotification: (() => void) | undefined;
     const onCompletion = (params: Record<string, unknown>) => {
       const elicitationId = params['elicitationId'];
@@ -140,13 +139,12 @@ export function createLegacySpec(options: LegacySpecOptions = {}): LegacySpec {
     };
     /** The legacy calls in flight: the candidates of a pushed URL elicitation. */
     const calls = new Set<CallRecord>();
-    const track = (items: Array<[Request, string]>, by: readonly CallRecord[]) => {
+    const track = (requests: Request[], by: readonly CallRecord[]) => {
       // Subscribed on the first URL elicitation of a legacy connection, never on a modern one:
       // the era is only known once connected, and a completion always follows its elicitation.
       offNotification ??= host.onNotification(elicitationCompleteMethod, onCompletion);
-      registry.add(scope, items, by);
+      registry.add(scope, requests, by);
     };
-    const detached = createAbortController();
     attachments.set(host, async (call, next) => {
       const record: CallRecord = [];
       calls.add(record);
@@ -157,8 +155,8 @@ export function createLegacySpec(options: LegacySpecOptions = {}): LegacySpec {
           ? retryAfterUrlElicitation(next, {
               call,
               host,
-              track: (items) => track(items, [record]),
-              detached: detached.signal,
+              track: (requests) => track(requests, [record]),
+              closed: () => !attachments.has(host),
               registry,
               maxRetries,
               maxElicitations,
@@ -171,27 +169,27 @@ export function createLegacySpec(options: LegacySpecOptions = {}): LegacySpec {
         registry.ended(record, ok);
       }
     });
-    const offRequest = host.on('request', (request) => {
-      const elicitationId = request.data?.['elicitationId'];
-      if (
-        host.era === 'legacy' &&
-        request.kind === 'authorization' &&
-        typeof elicitationId === 'string'
-      ) {
-        track([[request, elicitationId]], [...calls]);
-      }
-    });
-    const offAnswer = host.on('answer', ({ answer }) => registry.answered([answer]));
-    // The bridge fires 'close' when the connection closes and when it is detached.
-    const offClose = host.on('close', () => {
-      attachments.delete(host);
-      offRequest();
-      offAnswer();
-      offClose();
-      offNotification?.();
-      detached.abort('The connection closed or the bridge was detached');
-      registry.closeScope(scope);
-    });
+    const offs = [
+      host.on('request', (request) => {
+        // A -32042 Request is tracked by its call before it is asked: only pushes are new here.
+        if (
+          host.era === 'legacy' &&
+          request.kind === 'authorization' &&
+          typeof request.data?.['elicitationId'] === 'string' &&
+          !registry.find(request.id)
+        ) {
+          track([request], [...calls]);
+        }
+      }),
+      host.on('answer', ({ answer }) => registry.answered([answer])),
+      // The bridge fires 'close' when the connection closes and when it is detached.
+      host.on('close', () => {
+        attachments.delete(host);
+        for (const off of offs) off();
+        offNotification?.();
+        registry.closeScope(scope);
+      }),
+    ];
   };
 
   const extension: BridgeExtension = {
@@ -207,7 +205,7 @@ export function createLegacySpec(options: LegacySpecOptions = {}): LegacySpec {
           'URL elicitation: elicitationId or url out of bounds',
         );
       }
-      return { ...request, data: { ...request.data, elicitationId } };
+      return withElicitationId(request, elicitationId);
     },
     aroundCall(call, next) {
       // The bridge names the call's connection; a call on a client without an attachment has no

@@ -10,6 +10,7 @@
  *   `too_many_elicitations`; an elicitationId or url over its bound is malformed data. Every check
  *   is linear in the list.
  */
+import type { Request } from '@waitfor/core';
 import { findInCauses, isRecord } from './findInCauses';
 import { LegacySpecError } from './legacySpecError';
 
@@ -37,6 +38,12 @@ export const defaultMaxElicitations = 100;
 export const outOfBounds = (elicitationId: string, url: string): boolean =>
   !elicitationId || elicitationId.length > 256 || url.length > 8192;
 
+/** `request` with the server's `elicitationId` under `data.elicitationId` (its `id` stays the bridge's). */
+export const withElicitationId = (request: Request, elicitationId: string): Request => ({
+  ...request,
+  data: { ...request.data, elicitationId },
+});
+
 /** The JSON-RPC error (`{code, data}`) a link of the chain carries, directly or as a BridgeError's `rpc`. */
 const wireErrorOf = (link: Record<string, unknown>) => {
   const rpc = link['rpc'];
@@ -55,17 +62,22 @@ export function urlElicitationsOf(
 ): UrlElicitationParams[] | undefined {
   const wire = findInCauses(error, wireErrorOf);
   if (wire?.['code'] !== urlElicitationRequiredCode) return undefined;
-  const invalid = (problem: string) =>
-    new LegacySpecError('invalid_error_data', `Malformed -32042 error: ${problem}.`, {
-      cause: error,
-    });
+  // Names where the data is malformed; the error is for the server's developer.
+  const invalid = (where = '', problem = '') =>
+    new LegacySpecError(
+      'invalid_error_data',
+      `Malformed -32042 data.elicitations${where}${problem}.`,
+      {
+        cause: error,
+      },
+    );
   const data = wire['data'];
   const list = isRecord(data) ? data['elicitations'] : undefined;
-  if (!Array.isArray(list) || list.length === 0) throw invalid('no data.elicitations');
+  if (!Array.isArray(list) || list.length === 0) throw invalid();
   if (list.length > max) {
     throw new LegacySpecError(
       'too_many_elicitations',
-      `-32042 lists ${list.length} URL elicitations, over the limit of ${max}.`,
+      `-32042 lists ${list.length} URL elicitations (limit ${max}).`,
       { cause: error },
     );
   }
@@ -82,11 +94,9 @@ export function urlElicitationsOf(
       !absoluteUrl.test(url) ||
       typeof message !== 'string'
     ) {
-      throw invalid(
-        `data.elicitations[${index}] needs mode "url", an elicitationId, an absolute url and a message`,
-      );
+      throw invalid(`[${index}]`);
     }
-    if (seen.has(elicitationId)) throw invalid(`elicitationId "${elicitationId}" is listed twice`);
+    if (seen.has(elicitationId)) throw invalid(`[${index}]`, ': elicitationId listed twice');
     seen.add(elicitationId);
     return { mode, elicitationId, url, message };
   });

@@ -36,7 +36,12 @@ import type { Era } from './eras/era';
 import { eraFor } from './eras';
 import { createQuestionLinks } from './eras/legacy/questionLinks';
 import type { Suspension } from './eras/modern/suspension';
-import type { BridgeEvents, BridgeExtension, ExtensionHost } from './extension';
+import {
+  hostQuestions,
+  type BridgeEvents,
+  type BridgeExtension,
+  type ExtensionHost,
+} from './extension';
 import { registerHandlers } from './inbound';
 import { resolveLimits, type BridgeLimits } from './limits';
 import type { ListMethod, ProtocolEra } from './protocol';
@@ -151,6 +156,8 @@ function createHost(
     onNotification: (method, handler) => port.onNotification(method, handler),
     openRequests: () => [...tracker.open.values()],
     on: (event, listener) => tracker.listeners[event].add(listener),
+    // Extensions ask through the bridge's own path, so their questions show like the bridge's.
+    ...hostQuestions(settings.waitFor, tracker.hooks, tracker.listeners.close.add),
   };
 }
 

@@ -1,4 +1,8 @@
 import type { AbortSignalLike, Answer, Request, WaitFor } from '@waitfor/core';
+import { createController, linkedController, type ControllerLike } from '@waitfor/runtime';
+import { askOnce, buildElicitationRequest, type AskHooks } from './askPerson';
+import { BridgeError } from './bridgeError';
+import { callOrigin } from './eras/era';
 import type { ElicitationMode } from './capabilities';
 
 /** The three methods whose calls the bridge issues (and that may ask the person). */
@@ -28,6 +32,14 @@ export interface BridgeEvents {
   close: undefined;
 }
 
+/** Options of `ExtensionHost.ask`. */
+export interface HostAskOptions {
+  /** Ends every question still open: each is cancelled and its waitFor signal aborts. */
+  signal?: AbortSignalLike | undefined;
+  /** Who answers (a call's own, `CallInfo.waitFor`); default the host's. */
+  waitFor?: WaitFor | undefined;
+}
+
 /** What an extension gets from the bridge for one attached client. */
 export interface ExtensionHost {
   /** Era of the attached connection, read when accessed (the client may connect after attach). */
@@ -40,6 +52,20 @@ export interface ExtensionHost {
   readonly modes: readonly ElicitationMode[];
   /** SDK-neutral: subscribe to a server notification by method name (v1 and v2). */
   onNotification(method: string, handler: (params: Record<string, unknown>) => void): () => void;
+  /**
+   * The Request the bridge hands to waitFor for elicitation `params` asked on behalf of `call`: its
+   * own mapping, with `data.origin` naming the server, the era and the call's tool, prompt or
+   * resource. Throws BridgeError `invalid_params` for malformed params.
+   */
+  request(params: object, call: CallInfo): Request;
+  /**
+   * Ask `requests` at once as the bridge asks its own questions: each is listed by `openRequests()`
+   * and fires 'request' and 'answer'. All or nothing: the first Answer that is not an accept
+   * cancels the others, and so do `options.signal` and the 'close' event (the connection closed or
+   * the bridge was detached). Never rejects: a waitFor that throws, answers another id or is
+   * aborted ends in a cancelled Answer. One Answer per Request, in order.
+   */
+  ask(requests: readonly Request[], options?: HostAskOptions): Promise<Answer[]>;
   /** Open Requests the bridge has handed to waitFor and not yet settled (for correlation). */
   openRequests(): readonly Request[];
   /**
@@ -61,4 +87,59 @@ export interface BridgeExtension {
   legacyRequest?(request: Request, params: Record<string, unknown>): Request;
   /** Wrap every tools/call, prompts/get and resources/read the bridge issues. */
   aroundCall?(call: CallInfo, next: () => Promise<unknown>): Promise<unknown>;
+}
+
+const cancelled = (request: Request): Answer => ({
+  id: request.id,
+  ok: false,
+  reason: 'cancelled',
+});
+
+/**
+ * @internal `request` and `ask` of the host of an attachment whose waitFor is `waitFor`, whose open
+ * Requests and events `hooks` keep, and whose 'close' event `onClose` subscribes to.
+ */
+export function hostQuestions(
+  waitFor: WaitFor,
+  hooks: AskHooks,
+  onClose: (listener: () => void) => unknown,
+): Pick<ExtensionHost, 'request' | 'ask'> {
+  // The batches in flight: 'close' aborts them all in one walk, not through a listener each.
+  const batches = new Set<ControllerLike>();
+  onClose(() => {
+    const reason = new BridgeError('aborted', 'The connection ended');
+    for (const batch of batches) batch.abort(reason);
+  });
+  return {
+    request: (params, call) =>
+      buildElicitationRequest(params, {
+        server: call.serverName,
+        era: call.era,
+        ...callOrigin(call),
+      }),
+    ask: (requests, options = {}) => {
+      // Each question has its own signal, all aborted through ONE listener on the batch's signal:
+      // however many questions, no signal collects a listener each (Node warns past 10).
+      const batch = linkedController(options.signal);
+      batches.add(batch);
+      const questions = requests.map(createController);
+      const fanOut = () => questions.forEach((question) => question.abort(batch.signal.reason));
+      batch.signal.addEventListener('abort', fanOut);
+      if (batch.signal.aborted) fanOut();
+      const context = { waitFor: options.waitFor ?? waitFor, hooks };
+      return Promise.all(
+        requests.map(async (request, index) => {
+          const answer = await askOnce(request, {
+            ...context,
+            signal: questions[index]!.signal,
+          }).catch(() => cancelled(request));
+          if (!answer.ok) batch.abort('Another question was refused');
+          return answer;
+        }),
+      ).finally(() => {
+        batches.delete(batch);
+        batch.dispose();
+      });
+    },
+  };
 }
