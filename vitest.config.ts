@@ -74,7 +74,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'http',
-          include: ['packages/http/src/**/*.test.ts'],
+          include: ['packages/http/src/**/*.test.{ts,tsx}'],
           environment: 'node',
           // Real HTTP servers, and PGlite's WebAssembly for the store inbox, on a busy machine.
           testTimeout: 60_000,
