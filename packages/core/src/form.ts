@@ -17,3 +17,8 @@ export type { FormLimits, FormSchemaOptions } from './form/formLimits';
 export { defaultFormLimits } from './form/formLimits';
 export { formFields, parseFormSchema } from './form/parseFormSchema';
 export { formDefaults, validateFormAnswer } from './form/validateFormAnswer';
+export { createFormSession } from './form/formSession';
+export type { FormSession, FormSnapshot } from './form/formSession';
+export { inspectUrl } from './form/inspectUrl';
+export type { UrlInspection, UrlProblem, UrlWarning } from './form/inspectUrl';
+export { requestServer } from './form/requestServer';
