@@ -181,6 +181,17 @@ describe('inspectUrl', () => {
     expect(inspection.warnings.join(' ')).toMatch(/user name/);
   });
 
+  it.each([
+    ['a bidi override', 'https://example.com/\u202Egpj.exe'],
+    ['a zero-width space', 'https://exa\u200Bmple.com/'],
+    ['a tab the URL parser drops', 'https://bank.example\t.evil.example/'],
+    ['a space', 'https://example.com/a b'],
+  ])('cannot open a URL carrying %s (as httpUrlsOnly declines it)', (_name, url) => {
+    const inspection = inspectUrl(url);
+    expect(inspection.openable).toBe(false);
+    expect(inspection.problem).toBe('This is not a valid address.');
+  });
+
   it('accepts plain http and https, and reports garbage', () => {
     expect(inspectUrl('http://localhost:8080/cb')).toMatchObject({
       openable: true,

@@ -1,4 +1,5 @@
 import type { Request } from '@waitfor/core';
+import { requestServer as serverOf } from '@waitfor/core/form';
 import { defaultMessages } from './messages.js';
 
 /** The name of the server that asks, or `unknown` ("Unknown server") when the Request does not say. */
@@ -6,6 +7,5 @@ export function requestServer(
   request: Request,
   unknown: string = defaultMessages.unknownServer,
 ): string {
-  const server = request.data?.origin?.server;
-  return typeof server === 'string' && server.trim() !== '' ? server : unknown;
+  return serverOf(request) ?? unknown;
 }
