@@ -135,3 +135,32 @@ describe.each(inboxKinds)('the event stream, with the $name', (kind) => {
     stream.close();
   });
 });
+
+it('closes a stream whose client stops reading once it is maxQueuedBytes behind', async () => {
+  const host = await startHost(inboxKinds[0]!, {
+    maxStreamsPerScope: 1,
+    maxQueuedBytes: 64 * 1024,
+  });
+  try {
+    // Opened and never read: the socket, then the stream's queue, fill up.
+    const stalled = await fetch(`${host.url}/events`, { headers: as('alice') });
+    expect(stalled.status).toBe(200);
+    expect((await fetch(`${host.url}/events`, { headers: as('alice') })).status).toBe(429);
+    const prompt = 'x'.repeat(16 * 1024);
+    let asked = 0;
+    // Changes keep coming until the stalled stream is dropped and its place is free again.
+    await vi.waitFor(
+      async () => {
+        for (let index = 0; index < 200; index++)
+          void host.ask('alice', { id: `big-${asked++}`, kind: 'question', prompt });
+        const next = await fetch(`${host.url}/events`, { headers: as('alice') });
+        await next.body?.cancel();
+        expect(next.status).toBe(200);
+      },
+      { timeout: 30_000, interval: 50 },
+    );
+    await stalled.body?.cancel();
+  } finally {
+    await host.close();
+  }
+});

@@ -83,6 +83,25 @@ describe.each(inboxKinds)('the endpoint, with the $name', (kind) => {
     expect(await openIds('alice')).toEqual(['alice-1']);
   });
 
+  it('refuses a read from a foreign Origin (403); CORS only for the allowed one', async () => {
+    const foreign = { ...as('alice'), origin: 'http://evil.test' };
+    const list = await fetch(`${host.url}/requests`, { headers: foreign });
+    expect(list.status).toBe(403);
+    expect(list.headers.get('access-control-allow-origin')).toBeNull();
+    expect((await fetch(`${host.url}/events`, { headers: foreign })).status).toBe(403);
+    const preflight = (origin: string) =>
+      fetch(`${host.url}/requests/alice-1/answer`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST' },
+      });
+    expect(
+      (await preflight('http://evil.test')).headers.get('access-control-allow-origin'),
+    ).toBeNull();
+    const allowed = await preflight(appOrigin);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe(appOrigin);
+    expect(allowed.headers.get('access-control-allow-methods')).toBe('POST');
+  });
+
   it('refuses a 1 MB body (413), declared or streamed without a length', async () => {
     const big = JSON.stringify({ id: 'alice-1', ok: true, data: { age: 'x'.repeat(1024 * 1024) } });
     expect((await post('alice-1', big, as('alice'))).status).toBe(413);
