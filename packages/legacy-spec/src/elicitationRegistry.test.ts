@@ -34,10 +34,8 @@ describe('elicitation registry', () => {
     const byElicitationId = registry.wait('e-1');
     const byRequestId = registry.wait('elc-1');
     const completed = registry.complete(scope, 'e-1');
-    expect(completed).toMatchObject({
-      wasOpen: false,
-      entry: { state: 'completed', server: 'one' },
-    });
+    expect(completed).toMatchObject({ wasOpen: false, elicitationId: 'e-1', server: 'one' });
+    expect(registry.find('e-1')?.state).toBe('completed');
     await expect(byElicitationId).resolves.toMatchObject({
       elicitationId: 'e-1',
       state: 'completed',
@@ -196,7 +194,7 @@ describe('elicitation registry: calls, reasons and own keys', () => {
     expect(registry.find('valueOf')).toBeUndefined();
     expect(registry.complete(scope, 'valueOf')).toBeUndefined();
     expect(registry.find('__proto__')?.request.id).toBe('elc-0');
-    expect(registry.complete(scope, 'constructor')?.entry.elicitationId).toBe('constructor');
+    expect(registry.complete(scope, 'constructor')?.elicitationId).toBe('constructor');
     registry.answered(names.map((_, index) => accept(`elc-${index}`)));
     expect(changes).toBe(3);
     expect(registry.getSnapshot().map((entry) => entry.state)).toEqual([

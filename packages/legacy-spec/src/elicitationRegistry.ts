@@ -47,6 +47,17 @@ export interface UrlElicitation {
   readonly reason?: UrlElicitationCloseReason;
 }
 
+/** What the `complete` event carries. */
+export interface CompletionEvent {
+  elicitationId: string;
+  /** The Request that asked for it (its `id` is the bridge's). */
+  request: Request;
+  /** Who asked. */
+  server: string;
+  /** True when no Answer had been given yet (the completion arrived before consent). */
+  wasOpen: boolean;
+}
+
 /** The connection an entry belongs to (its extension host), named when an entry is added. */
 export interface RegistryScope {
   readonly serverName: string;
@@ -230,19 +241,16 @@ export function createElicitationRegistry(completionTimeoutMs: number) {
     },
 
     /**
-     * Apply `notifications/elicitation/complete`. Returns the entry and whether it was still open
-     * (no Answer yet), or undefined when the id is unknown or already settled — then nothing changed.
+     * Apply `notifications/elicitation/complete`. Returns what the `complete` event carries, or
+     * undefined when the id is unknown or already settled — then nothing changed.
      */
-    complete(
-      scope: RegistryScope,
-      elicitationId: string,
-    ): { entry: UrlElicitation; wasOpen: boolean } | undefined {
+    complete(scope: RegistryScope, elicitationId: string): CompletionEvent | undefined {
       const entry = scopes.get(scope)?.get(elicitationId);
       if (!entry || !isLive(entry)) return undefined;
       const wasOpen = entry.state === 'open';
       change(entry, 'completed');
       publish();
-      return { entry: publicView(entry), wasOpen };
+      return { elicitationId, request: entry.request, server: entry.server, wasOpen };
     },
 
     /**

@@ -30,12 +30,15 @@ import { createListeners } from '@waitfor/runtime';
 import {
   createElicitationRegistry,
   type CallRecord,
+  type CompletionEvent,
   type CompletionWaitOptions,
   type RegistryScope,
   type UrlElicitation,
 } from './elicitationRegistry';
 import { LegacySpecError } from './legacySpecError';
 import { retryAfterUrlElicitation } from './retryAfterUrlElicitation';
+
+export type { CompletionEvent } from './elicitationRegistry';
 import { defaultMaxElicitations, outOfBounds, withElicitationId } from './urlElicitationRequired';
 
 /** The notification method of protocol 2025-11-25 that this package listens to. */
@@ -60,17 +63,6 @@ export interface LegacySpecOptions {
   maxRetries?: number;
   /** How many URL elicitations one -32042 may list (default 100); more fail `too_many_elicitations`. */
   maxElicitations?: number;
-}
-
-/** What the `complete` event carries. */
-export interface CompletionEvent {
-  elicitationId: string;
-  /** The Request that asked for it (its `id` is the bridge's). */
-  request: Request;
-  /** Who asked. */
-  server: string;
-  /** True when no Answer had been given yet (the completion arrived before consent). */
-  wasOpen: boolean;
 }
 
 /** The host-facing API of legacy-spec. */
@@ -130,12 +122,13 @@ export function createLegacySpec(options: LegacySpecOptions = {}): LegacySpec {
     let offNotification: (() => void) | undefined;
     const onCompletion = (params: Record<string, unknown>) => {
       const elicitationId = params['elicitationId'];
-      if (typeof elicitationId !== 'string' || host.era !== 'legacy') return;
-      const completed = registry.complete(scope, elicitationId);
-      if (!completed) return;
-      const { request, server } = completed.entry;
-      if (completed.wasOpen) inbox?.answer(accept(request));
-      completions.emit({ elicitationId, request, server, wasOpen: completed.wasOpen });
+      const event =
+        typeof elicitationId === 'string' && host.era === 'legacy'
+          ? registry.complete(scope, elicitationId)
+          : undefined;
+      if (!event) return;
+      if (event.wasOpen) inbox?.answer(accept(event.request));
+      completions.emit(event);
     };
     /** The legacy calls in flight: the candidates of a pushed URL elicitation. */
     const calls = new Set<CallRecord>();
