@@ -68,22 +68,23 @@ function Page({
   // Completion notifications settle a URL question that is still open (finished before consent).
   const legacy = useMemo(() => createLegacySpec({ inbox }), [inbox]);
   const session = useExampleSession(inbox, legacy);
+  const { callTool, retryCall } = session;
   const waits = useSignInWaits(legacy, session.calls);
   // The call the person just started: its first question takes focus (QuestionList).
   const started = useRef<string | undefined>(undefined);
   const onCall = useCallback(
     (owner: string, tool: ToolEntry) => {
       started.current = callKey(owner, tool.name);
-      session.callTool(owner, tool);
+      callTool(owner, tool);
     },
-    [session.callTool],
+    [callTool],
   );
   const onRetry = useCallback(
     (call: CallState) => {
       started.current = callKey(call.server, call.tool);
-      session.retryCall(call);
+      retryCall(call);
     },
-    [session.retryCall],
+    [retryCall],
   );
   const titles = new Map<string, string>();
   for (const server of session.servers)
@@ -145,7 +146,7 @@ function Page({
             <QuestionList
               titles={titles}
               gone={gone}
-              started={started}
+              startedRef={started}
               empty={
                 <p className="empty">{say(waits.length > 0 ? 'emptyWhileWaiting' : 'empty')}</p>
               }

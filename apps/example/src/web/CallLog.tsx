@@ -42,7 +42,11 @@ export function CallLog({ calls, busy, onCancel, onRetry }: CallLogProps) {
             </span>
             <span className="status">{say(statusKey[call.status])}</span>
           </div>
-          {call.text !== undefined ? <p className="call-text">{call.text}</p> : null}
+          {call.text !== undefined || call.note !== undefined ? (
+            <p className="call-text">
+              {call.note === undefined ? call.text : say(call.note, { server: call.server })}
+            </p>
+          ) : null}
           {/* "Cancel call" stops the whole call; a question's own Cancel only answers that question. */}
           {call.status === 'running' ? (
             <div className="call-actions">

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import type { ReactNode, RefObject } from 'react';
 import type { Request } from '@waitfor/core';
 import { RequestView, requestServer, useLocalization, usePendingRequests } from '@waitfor/react';
 import { callKey } from './callQuestions.js';
@@ -14,9 +15,9 @@ export interface QuestionListProps {
    * The call the person just started (Run or Retry): its first question takes focus and scrolls
    * into view. Read and cleared by the list.
    */
-  started: { current: string | undefined };
+  startedRef: RefObject<string | undefined>;
   /** Shown when nothing is open. */
-  empty: React.ReactNode;
+  empty: ReactNode;
 }
 
 interface Group {
@@ -63,7 +64,7 @@ const hidden = {
  * question of a call the person just started takes focus and scrolls into view — on a phone the
  * list is far below the Run button.
  */
-export function QuestionList({ titles, gone, started, empty }: QuestionListProps) {
+export function QuestionList({ titles, gone, startedRef, empty }: QuestionListProps) {
   const { text } = useLocalization();
   const say = usePageText();
   const requests = usePendingRequests();
@@ -72,7 +73,6 @@ export function QuestionList({ titles, gone, started, empty }: QuestionListProps
   const focused = useRef<string | undefined>(undefined);
   const [news, setNews] = useState({ text: '', count: 0 });
   const groups = groupByCall(requests, text('unknownServer'));
-  const order = groups.flatMap((group) => group.requests.map((request) => request.id));
 
   useEffect(() => {
     const before = previous.current;
@@ -97,13 +97,13 @@ export function QuestionList({ titles, gone, started, empty }: QuestionListProps
       root.current?.querySelector<HTMLElement>(
         `[data-question="${CSS.escape(id)}"] .waitfor-prompt`,
       );
-    const wanted = started.current;
+    const wanted = startedRef.current;
     const asked = arrived.find(
       (request) =>
         callKey(requestServer(request, text('unknownServer')), toolOf(request) ?? '') === wanted,
     );
     if (asked !== undefined) {
-      started.current = undefined;
+      startedRef.current = undefined;
       // Only from where the person started it (Run, Retry) or nowhere: focus moved on stays put.
       const from = document.activeElement;
       const still = from === null || from === document.body || from.closest('[data-starts-call]');
@@ -119,16 +119,19 @@ export function QuestionList({ titles, gone, started, empty }: QuestionListProps
     // Only focus that fell with the removed question: a person who moved on keeps their place.
     const active = document.activeElement;
     if (active !== null && active !== document.body && active.isConnected) return;
-    const oldOrder = groupByCall(before, text('unknownServer')).flatMap((group) =>
-      group.requests.map((request) => request.id),
-    );
+    const orderOf = (list: readonly Request[]) =>
+      groupByCall(list, text('unknownServer')).flatMap((group) =>
+        group.requests.map((request) => request.id),
+      );
+    const oldOrder = orderOf(before);
+    const order = orderOf(requests);
     const index = Math.min(oldOrder.indexOf(lost), order.length - 1);
     const next = index < 0 ? undefined : order[index];
     const target =
       (next === undefined ? undefined : prompt(next)) ??
       root.current?.querySelector<HTMLElement>('.waitfor-empty');
     target?.focus();
-  });
+  }, [requests, text, startedRef]);
 
   return (
     <div ref={root} className="waitfor-list">

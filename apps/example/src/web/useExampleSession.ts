@@ -39,7 +39,10 @@ export interface CallState extends CallQuestions {
   title: string;
   /** 1 for the first run; each Retry runs the same call again under the same entry. */
   attempt: number;
+  /** What the tool returned (or why it failed), in the tool's words. */
   text?: string;
+  /** Or the page's own words for how the call ended, in the page's language. */
+  note?: CallNote;
 }
 
 interface State {
@@ -80,6 +83,9 @@ function reduce(state: State, action: Action): State {
   }
 }
 
+/** How a call ended in the page's own words (a key of the page's texts). */
+export type CallNote = 'notConnected' | 'cancelledCall' | 'disconnectedCall' | 'declinedCall';
+
 /** Starts one run of a call; resolves with how it ended (an abort rejects). */
 type Starter = (signal: AbortSignal) => Promise<Pick<CallState, 'status' | 'text'>>;
 
@@ -87,8 +93,8 @@ type Starter = (signal: AbortSignal) => Promise<Pick<CallState, 'status' | 'text
 interface RunningCall {
   controller: AbortController;
   key: string;
-  /** The person declined (or cancelled) one of its questions: its result reads "declined". */
-  declined: boolean;
+  /** The person declined or cancelled one of its questions: its result reads so, whatever follows. */
+  answered: 'declined' | 'cancelled' | undefined;
   /** The server's connection losses when the run started: one more means it went away. */
   losses: number;
 }
@@ -153,14 +159,17 @@ export function useExampleSession(inbox: Inbox, legacy: LegacySpec) {
         const tool = typeof named === 'string' && named !== '' ? named : undefined;
         dispatch({ type: 'asked', server, tool, id: request.id });
         const answer = await inbox.waitFor(request, context);
-        if (!answer.ok && (answer.reason === 'declined' || answer.reason === 'cancelled')) {
+        const { reason } = answer;
+        const said =
+          reason === 'declined' ? 'declined' : reason === 'cancelled' ? 'cancelled' : undefined;
+        if (!answer.ok && said !== undefined) {
           for (const call of running.current.values())
             if (
               tool === undefined
                 ? call.key.startsWith(`${server}\0`)
                 : call.key === callKey(server, tool)
             )
-              call.declined = true;
+              call.answered ??= said;
         }
         return answer;
       },
@@ -229,6 +238,7 @@ export function useExampleSession(inbox: Inbox, legacy: LegacySpec) {
       if (!controller.signal.aborted) dispatch({ type: 'loadFailed', error: errorText(error) });
     });
     const calls = running.current;
+    const connected = connections.current;
     return () => {
       controller.abort();
       for (const unsubscribe of unsubscribes) unsubscribe();
@@ -236,7 +246,7 @@ export function useExampleSession(inbox: Inbox, legacy: LegacySpec) {
         call.controller.abort(new Error('The page closed its connections'));
       calls.clear();
       for (const connection of opened) void connection.close();
-      connections.current.clear();
+      connected.clear();
     };
   }, [legacy, noting]);
 
@@ -269,7 +279,7 @@ export function useExampleSession(inbox: Inbox, legacy: LegacySpec) {
   // Each run starts with no questions: what an earlier attempt asked ended with that attempt.
   // A call already running (same server and tool) is not started again.
   const run = useCallback(
-    (call: Omit<CallState, 'status' | 'text' | 'questions'>) => {
+    (call: Omit<CallState, 'status' | 'text' | 'note' | 'questions'>) => {
       const key = callKey(call.server, call.tool);
       for (const other of running.current.values()) if (other.key === key) return;
       const start = starter(call);
@@ -279,7 +289,7 @@ export function useExampleSession(inbox: Inbox, legacy: LegacySpec) {
           call: {
             ...call,
             status: 'failed',
-            text: `${call.server} is not connected.`,
+            note: 'notConnected',
             questions: [],
           },
         });
@@ -289,38 +299,31 @@ export function useExampleSession(inbox: Inbox, legacy: LegacySpec) {
       const entry: RunningCall = {
         controller,
         key,
-        declined: false,
+        answered: undefined,
         losses: losses.current.get(call.server) ?? 0,
       };
       running.current.set(call.id, entry);
       dispatch({ type: 'call', call: { ...call, status: 'running', questions: [] } });
-      const finish = (patch: Pick<CallState, 'status' | 'text'>) => {
+      const finish = (patch: Pick<CallState, 'status' | 'text' | 'note'>) => {
         if (running.current.get(call.id) !== entry) return;
         running.current.delete(call.id);
         dispatch({ type: 'call', call: { ...call, ...patch, questions: [] } });
       };
       const lost = () => (losses.current.get(call.server) ?? 0) > entry.losses;
+      const cancelled = { status: 'cancelled', note: 'cancelledCall' } as const;
       start(controller.signal).then(
-        (ended) => finish(entry.declined ? { ...ended, status: 'declined' } : ended),
+        (ended) =>
+          finish(entry.answered === undefined ? ended : { ...ended, status: entry.answered }),
         (error: unknown) =>
           finish(
             controller.signal.aborted
-              ? {
-                  status: 'cancelled',
-                  text: 'Cancelled: the call was stopped and its questions withdrawn.',
-                }
+              ? cancelled
               : lost()
-                ? {
-                    status: 'failed',
-                    text: `${call.server} disconnected: the call ended and its questions were withdrawn.`,
-                  }
-                : entry.declined
-                  ? { status: 'declined', text: 'You declined, so the tool did not go on.' }
+                ? { status: 'failed', note: 'disconnectedCall' }
+                : entry.answered !== undefined
+                  ? { status: entry.answered, note: 'declinedCall' }
                   : BridgeError.isInstance(error) && error.code === 'aborted'
-                    ? {
-                        status: 'cancelled',
-                        text: 'Cancelled: the call was stopped and its questions withdrawn.',
-                      }
+                    ? cancelled
                     : { status: 'failed', text: readableError(error) },
           ),
       );

@@ -42,6 +42,10 @@ const english = {
   cancelCallLabel: 'Cancel call: {tool}',
   retry: 'Retry',
   retryLabel: 'Retry: {tool}',
+  notConnected: '{server} is not connected.',
+  cancelledCall: 'Cancelled: the call was stopped and its questions withdrawn.',
+  disconnectedCall: '{server} disconnected: the call ended and its questions were withdrawn.',
+  declinedCall: 'You declined, so the tool did not go on.',
 };
 
 /** The keys of the page's own texts. */
@@ -88,6 +92,10 @@ const german: Record<PageTextKey, string> = {
   cancelCallLabel: 'Aufruf abbrechen: {tool}',
   retry: 'Erneut',
   retryLabel: 'Erneut: {tool}',
+  notConnected: '{server} ist nicht verbunden.',
+  cancelledCall: 'Abgebrochen: Der Aufruf wurde beendet und seine Fragen zurückgezogen.',
+  disconnectedCall: '{server} ist getrennt: Der Aufruf endete, seine Fragen wurden zurückgezogen.',
+  declinedCall: 'Sie haben abgelehnt, also ging das Werkzeug nicht weiter.',
 };
 
 /** The languages the page ships. */
