@@ -35,6 +35,7 @@ const publicPackageNames = [
   '@waitfor/mcp-bridge',
   '@waitfor/legacy-spec',
   '@waitfor/react',
+  '@waitfor/store',
 ];
 
 type WorkspacePackage = { name: string; directory: string; manifest: Manifest };

@@ -12,6 +12,7 @@ const publicEntries = [
   '@waitfor/mcp-bridge',
   '@waitfor/legacy-spec',
   '@waitfor/react',
+  '@waitfor/store',
 ];
 
 // Sizes are bytes, not time: deterministic for the same sources, so a budget can be a test.
