@@ -63,9 +63,9 @@ describe('the terminal mode in tmux', () => {
     await answer(/Choose \(number\) \[economy\]:$/, '3');
     await answer(/Choose \(numbers separated by commas, - for none\) \[none\]:$/, '1,3');
     await answer(/Email for the itinerary \* \(email\):$/, 'ada@example');
-    await answer(/Add travel insurance \(y\/n\) \[no\]:$/, 'y');
-    // The invalid email is caught before anything is sent; only that field is asked again.
+    // The invalid email is caught as it is entered: that field is asked again at once.
     await answer(/Email for the itinerary \* \(email\) \[ada@example\]:$/, 'ada@example.com');
+    await answer(/Add travel insurance \(y\/n\) \[no\]:$/, 'y');
     // Only the exact choices count: "stop" starts with "s" but sends nothing; the prompt comes back.
     await answer(/Send \(s\), edit \(e\), decline \(d\) or cancel \(c\)\? \[s\]:$/, 'stop');
     await expect
@@ -136,6 +136,10 @@ describe('the terminal mode in tmux', () => {
     expect(url).not.toBe('');
     expect(shown).toContain(`Host: ${new URL(url).host}`);
     await answer(/Do you consent to continue there\? .*:$/, 'y');
+    // While the browser sign-in is open the terminal says what it waits for.
+    await expect
+      .poll(lastLine, { timeout: 20_000 })
+      .toBe('  Waiting for you to finish in your browser (Ctrl-C stops)…');
     const signedIn = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -195,5 +199,10 @@ describe('the terminal mode in tmux', () => {
     await tmux('send-keys', '-t', session, 'C-c');
     await expect.poll(screen, { timeout: 20_000 }).toContain('exited 0');
     expect(await screen()).toContain('Stopping…');
+    // The person stopped: no server is blamed for it.
+    expect(await joined()).toContain(
+      'You stopped Book a trip (Ctrl-C); the call and its questions were withdrawn.',
+    );
+    expect(await screen()).not.toContain('failed');
   });
 });

@@ -158,7 +158,7 @@ describe('createTerminalWaitFor', () => {
     expect(shown).toContain('  Tags: c, a');
   });
 
-  it('re-asks only the fields in error and keeps what was typed', async () => {
+  it('checks each field as it is entered and asks it again at once, keeping what was typed', async () => {
     const { terminal, script, output } = openTerminal();
     const schema = {
       type: 'object',
@@ -171,9 +171,10 @@ describe('createTerminalWaitFor', () => {
     const answer = terminal.waitFor(formRequest('form-2', schema));
     await script([
       [/\[a\]:/, 'a'],
-      [/Email \* \(email\):/, 'ada@example.com'],
+      [/Email \* \(email\):/, 'not-an-email'],
+      [/! Enter an email address\.\n {2}Email \* \(email\) \[not-an-email\]:/, 'ada@example.com'],
       [/Count \* \(whole number, … to 5\):/, '7'],
-      [/Count \* \(whole number, … to 5\) \[7\]:/, '4'],
+      [/! Must be at most 5\.\n {2}Count \* \(whole number, … to 5\) \[7\]:/, '4'],
       [/\[s\]:/, 's'],
     ]);
     expect(await answer).toEqual({
@@ -181,9 +182,9 @@ describe('createTerminalWaitFor', () => {
       ok: true,
       data: { email: 'ada@example.com', count: 4 },
     });
-    expect(output()).toContain('Some answers need another look.');
-    // The email was asked once: only the field in error came back.
-    expect(output().match(/Email \* \(email\)/g)).toHaveLength(1);
+    // Each error came right after its own field, before the next one was asked.
+    expect(output().indexOf('Enter an email address.')).toBeLessThan(output().indexOf('Count *'));
+    expect(output()).not.toContain('Some answers need another look.');
   });
 
   it('declines and cancels without validating anything', async () => {
@@ -195,6 +196,8 @@ describe('createTerminalWaitFor', () => {
     await script([
       [/\[a\]:/, ''],
       [/Name \*.*:/, 'x'],
+      // Asked again at once; Enter keeps "x" and moves on.
+      [/Name \*.*\[x\]:/, ''],
       [/Website.*:/, ''],
       [/Born.*:/, ''],
       [/Meeting.*:/, ''],
@@ -606,9 +609,10 @@ describe('what is sent is what was shown', () => {
     await script([
       [/\[a\]:/, ''],
       [/Email \* \(email\):/, ''],
+      // Asked again at once; Enter moves on, and the check before sending asks once more.
+      [/! Required\.\n {2}Email \* \(email\):/, ''],
       [/Note \[none\]:/, ''],
-      [/Email \* \(email\):/, ''],
-      [/Email \* \(email\):/, 'ada@example.com'],
+      [/! Required\.\n {2}Email \* \(email\):/, 'ada@example.com'],
       [/\[s\]:/, 's'],
     ]);
     expect(await answer).toEqual({
@@ -616,8 +620,9 @@ describe('what is sent is what was shown', () => {
       ok: true,
       data: { email: 'ada@example.com', note: 'none' },
     });
-    expect(output().match(/Some answers need another look\./g)).toHaveLength(2);
-    expect(output()).toContain('  ! Required.\n');
+    // Asked again at once, then before sending: nothing was sent until it was filled.
+    expect(output().match(/ {2}! Required\.\n/g)).toHaveLength(2);
+    expect(output().match(/Some answers need another look\./g)).toHaveLength(1);
   });
 });
 

@@ -123,7 +123,12 @@ export async function runTerminal(options: RunTerminalOptions = {}): Promise<voi
         const result = await choice.run(signal);
         reader.print(`\nResult from ${choice.server}: ${serverLines(result)}`);
       } catch (error) {
-        reader.print(`\n${choice.server} failed: ${serverLines(errorText(error))}`);
+        // Ctrl-C is the person stopping, not the server failing: say so, and blame no one.
+        reader.print(
+          signal.aborted
+            ? `\nYou stopped ${choice.title} (Ctrl-C); the call and its questions were withdrawn.`
+            : `\n${choice.server} failed: ${serverLines(errorText(error))}`,
+        );
       }
       if (signal.aborted || reader.ended) break;
     }

@@ -97,7 +97,11 @@ async function askConsent(reader: Screen, request: Request, signal?: AbortSignal
     undefined,
     signal,
   );
-  if (choice === 'y') return accept(request);
+  if (choice === 'y') {
+    // The server goes on once the person is done in the browser: until then this is all there is.
+    reader.print('  Waiting for you to finish in your browser (Ctrl-C stops)…');
+    return accept(request);
+  }
   return choice === 'c' ? cancel(request) : decline(request);
 }
 
@@ -116,6 +120,17 @@ async function refuse(
     signal,
   );
   return choice === 'd' ? decline(request) : cancel(request);
+}
+
+/** What core's validation says of one field, given every value entered so far (own keys only). */
+function fieldError(
+  schema: unknown,
+  values: ReadonlyMap<string, unknown>,
+  name: string,
+): string | undefined {
+  const checked = validateFormAnswer(schema, Object.fromEntries(values));
+  const message = checked.ok ? undefined : ownValue(checked.errors, name);
+  return typeof message === 'string' ? message : undefined;
 }
 
 async function askForm(reader: Screen, request: Request, signal?: AbortSignal): Promise<Answer> {
@@ -152,11 +167,20 @@ async function askForm(reader: Screen, request: Request, signal?: AbortSignal): 
   reader.print('Press Enter to keep the value in [brackets]; * marks a required field.');
   for (;;) {
     for (const field of toAsk) {
-      const message = errors.get(field.name);
-      if (message !== undefined) reader.print(`    ! ${cleanText(message)}`);
-      const value = await askField(reader, field, values.get(field.name), signal);
-      if (value === undefined) values.delete(field.name);
-      else values.set(field.name, value);
+      // Each field is checked as it is entered and asked again at once while it is wrong. Enter
+      // on that second ask keeps the value and moves on (the check before sending asks again,
+      // and there the person may also decline or cancel): nobody is stuck in a field.
+      let message = errors.get(field.name);
+      for (let again = false; ; again = true) {
+        if (message !== undefined) reader.print(`    ! ${cleanText(message)}`);
+        const before = values.get(field.name);
+        const value = await askField(reader, field, before, signal);
+        if (value === undefined) values.delete(field.name);
+        else values.set(field.name, value);
+        if (again && value === before) break;
+        message = fieldError(schema, values, field.name);
+        if (message === undefined) break;
+      }
     }
     // fromEntries defines each key, so "__proto__" stays a field and never becomes a prototype.
     const checked = validateFormAnswer(schema, Object.fromEntries(values));
