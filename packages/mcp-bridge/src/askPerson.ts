@@ -29,8 +29,8 @@ import { abortedError, BridgeError, messageOf } from './bridgeError';
 import { isAborted } from '@waitfor/runtime';
 import {
   answerToElicitResult,
-  elicitationToRequest,
   parseElicitationParams,
+  requestOf,
   type ElicitationParams,
   type ElicitResult,
 } from './mapping';
@@ -65,7 +65,14 @@ export interface CheckedQuestion {
 
 /** Check params and (form mode) their schema within `limits`; throws 'invalid_params'. */
 export function checkQuestion(params: unknown, limits?: Partial<FormLimits>): CheckedQuestion {
-  const parsed = parseElicitationParams(params);
+  return checkParsed(parseElicitationParams(params), limits);
+}
+
+/** `checkQuestion` for params already parsed: only the form's schema is left to check. */
+export function checkParsed(
+  parsed: ElicitationParams,
+  limits?: Partial<FormLimits>,
+): CheckedQuestion {
   if (parsed.mode !== 'form') return { params: parsed };
   try {
     return { params: parsed, schema: parseFormSchema(parsed.requestedSchema, { limits }) };
@@ -77,8 +84,7 @@ export function checkQuestion(params: unknown, limits?: Partial<FormLimits>): Ch
 }
 
 function firstRequest(question: CheckedQuestion, origin: RequestOrigin): Request {
-  // Checked params pass the check again unchanged (cheap next to a schema check).
-  const request = elicitationToRequest(question.params);
+  const request = requestOf(question.params);
   request.data = { ...request.data, origin };
   return request;
 }

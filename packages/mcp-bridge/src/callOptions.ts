@@ -15,7 +15,7 @@ import { declaredModes, elicitationCapabilities, type ElicitationMode } from './
 import type { ClientPort } from './clientPort';
 import type { Suspension } from './eras/modern/suspension';
 import type { BridgeExtension } from './extension';
-import { resolveLimits, type BridgeLimits } from './limits';
+import { defaultBridgeLimits, resolveLimits, type BridgeLimits } from './limits';
 import type { ProtocolEra } from './protocol';
 
 /** Options of a bridge call. Unset ones come from the client's attachment. */
@@ -115,7 +115,11 @@ export function resolveCall(
     sampling: options.sampling ?? attached?.sampling,
     roots: options.roots ?? attached?.roots,
     maxAttempts: options.maxAttempts ?? attached?.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
-    limits: resolveLimits(attached?.limits, options.limits),
+    // Resolved (and checked) once per bridge: a call without its own limits reuses them.
+    limits:
+      options.limits === undefined
+        ? (attached?.limits ?? defaultBridgeLimits)
+        : resolveLimits(attached?.limits, options.limits),
     extensions: options.extensions ?? attached?.extensions ?? [],
   };
 }

@@ -4,7 +4,7 @@
  * (`handler.ts` of `eras/legacy` and `eras/modern`), then answered the same way in both: the person through waitFor (re-asked
  * on an invalid form), the host through its sampling and roots handlers.
  */
-import { askPerson, checkQuestion } from './askPerson';
+import { askPerson, checkParsed } from './askPerson';
 import { BridgeError } from './bridgeError';
 import type { BridgeState } from './bridgeState';
 import type { InboundContext } from './clientPort';
@@ -26,11 +26,11 @@ async function answerElicitation(
   const { own } = question;
   const { settings } = bridge;
   try {
-    const mode = parseElicitationParams(params).mode;
-    if (!(own?.modes ?? bridge.modes).includes(mode))
-      throw rpcRefusal(-32602, `Client does not support ${mode}-mode elicitation requests`);
+    const parsed = parseElicitationParams(params);
+    if (!(own?.modes ?? bridge.modes).includes(parsed.mode))
+      throw rpcRefusal(-32602, `Client does not support ${parsed.mode}-mode elicitation requests`);
     // Checked (and bounded) before anyone is asked: past a limit, the push is refused -32602.
-    return await askPerson(checkQuestion(params, (own?.limits ?? settings.limits).form), {
+    return await askPerson(checkParsed(parsed, (own?.limits ?? settings.limits).form), {
       waitFor: own?.waitFor ?? settings.waitFor,
       origin: question.origin,
       signal: question.signal,

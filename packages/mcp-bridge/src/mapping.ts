@@ -46,7 +46,11 @@ export function parseElicitationParams(params: unknown): ElicitationParams {
 
 /** Map `elicitation/create` params to a Request (table of docs/architecture.md); malformed params throw. */
 export function elicitationToRequest(params: unknown): Request {
-  const parsed = parseElicitationParams(params);
+  return requestOf(parseElicitationParams(params));
+}
+
+/** @internal The Request of params already checked (the same table, without checking again). */
+export function requestOf(parsed: ElicitationParams): Request {
   const id = createRequestId('elc');
   if (parsed.mode === 'url')
     return { id, kind: 'authorization', prompt: parsed.message, url: parsed.url };

@@ -122,9 +122,28 @@ export async function resolveRound(
       ? checkQuestion(entry.params, context.limits?.form)
       : undefined;
   });
+  const answer = (index: number, signal: AbortSignalLike | undefined) => {
+    const [key, entry] = entries[index]!;
+    const origin = { ...context.origin, inputKey: key };
+    const question = questions[index];
+    return question !== undefined
+      ? askPerson(question, {
+          ...context,
+          waitFor: context.handlers.waitFor ?? noWaitFor,
+          origin,
+          signal,
+        })
+      : answerHostRequest(entry, { ...context, origin, signal });
+  };
+  // A lone question has no sibling to stop when it fails: it waits under the call's own signal,
+  // and no controller is built for it (Node builds one slowly).
+  if (entries.length < 2) {
+    return Object.fromEntries(
+      entries.length === 0 ? [] : [[entries[0]![0], await answer(0, context.signal)]],
+    );
+  }
   const round = linkedController(context.signal);
-  // A lone question can use the round itself (Node builds a controller slowly); more get one each.
-  const controllers = entries.length > 1 ? entries.map(createController) : [round];
+  const controllers = entries.map(createController);
   const fanOut = () => {
     for (const controller of controllers) controller.abort(round.signal.reason);
   };
@@ -132,21 +151,9 @@ export async function resolveRound(
   if (round.signal.aborted) fanOut();
   try {
     const settled = await Promise.all(
-      entries.map(async ([key, entry], index) => {
-        const origin = { ...context.origin, inputKey: key };
-        const signal = controllers[index]!.signal;
-        const question = questions[index];
+      entries.map(async ([key], index) => {
         try {
-          const response =
-            question !== undefined
-              ? await askPerson(question, {
-                  ...context,
-                  waitFor: context.handlers.waitFor ?? noWaitFor,
-                  origin,
-                  signal,
-                })
-              : await answerHostRequest(entry, { ...context, origin, signal });
-          return [key, response] as const;
+          return [key, await answer(index, controllers[index]!.signal)] as const;
         } catch (error) {
           round.abort(error);
           throw error;
