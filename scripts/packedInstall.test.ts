@@ -216,7 +216,7 @@ describe('the packages installed by npm in an app outside the workspace', () => 
   // type-checks libraries (skipLibCheck: false) adds them; the workspace skips library checks.
   // The version is the one PGlite builds with.
   const beyondWorkspace: Record<string, string> = { '@types/emscripten': '^1.41.1' };
-  const checked: { name: string; file: CheckedFile }[] = [];
+  const checked: { name: string; source: string; file: CheckedFile }[] = [];
 
   beforeAll(() => {
     app = join(temporary, 'app');
@@ -234,15 +234,19 @@ describe('the packages installed by npm in an app outside the workspace', () => 
     mkdirSync(join(app, 'readme'));
     const readme = readFileSync(join(root, 'README.md'), 'utf8');
     for (const [index, file] of rootQuickStart(readme).entries())
-      checked.push({ name: `root-${index + 1}`, file });
+      checked.push({ name: `root-${index + 1}`, source: 'README.md', file });
     for (const pack of publicPackages)
       for (const [index, file] of packageQuickStart(readmeOf(pack)).entries())
-        checked.push({ name: `${pack.folder}-${index + 1}`, file });
-    for (const { name, file } of checked)
+        checked.push({
+          name: `${pack.folder}-${index + 1}`,
+          source: `packages/${pack.folder}/README.md`,
+          file,
+        });
+    for (const { name, source, file } of checked)
       // `export {}` keeps each file a module, so two quick starts may use the same names.
       writeFileSync(
         join(app, 'readme', `${name}.${file.extension}`),
-        `// README line ${file.line}\n${file.code}\nexport {};\n`,
+        `// ${source}, the block at line ${file.line}\n${file.code}\nexport {};\n`,
       );
   }, 10 * minutes);
 
