@@ -1,4 +1,5 @@
 import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 const mcpSdks = {
@@ -182,4 +183,14 @@ export default tseslint.config(
     },
   },
   ...layering,
+  // The rules of hooks and the React Compiler's checks, for the React code only. exhaustive-deps is
+  // an error here: a missed dependency is a stale value, not a style question.
+  {
+    ...reactHooks.configs.flat.recommended,
+    files: ['packages/react/src/**/*.{ts,tsx}', 'apps/example/src/web/**/*.{ts,tsx}'],
+  },
+  {
+    files: ['packages/react/src/**/*.{ts,tsx}', 'apps/example/src/web/**/*.{ts,tsx}'],
+    rules: { 'react-hooks/exhaustive-deps': 'error' },
+  },
 );

@@ -21,8 +21,9 @@ export interface WaitforProviderProps extends LocalizationOptions {
  */
 export function WaitforProvider({ inbox, children, ...options }: WaitforProviderProps) {
   const { messages, locale, headingLevel, translateFieldError } = options;
+  // Built from the four options, not the rest object, which is new on every render.
   const localization = useMemo(
-    () => localize(options),
+    () => localize({ messages, locale, headingLevel, translateFieldError }),
     [messages, locale, headingLevel, translateFieldError],
   );
   return (

@@ -25,11 +25,15 @@ export function useCountdown(
   options: CountdownOptions = {},
 ): CountdownState | undefined {
   const intervalMs = options.intervalMs ?? 1000;
-  // A ref, so an inline `now` function does not restart the timer on every render.
-  const clock = useRef(options.now ?? Date.now);
-  clock.current = options.now ?? Date.now;
+  const read = options.now ?? Date.now;
+  // A ref, so an inline `now` function does not restart the timer on every render. It is brought up
+  // to date after each render (never during one), before the timer's effect below runs.
+  const clock = useRef(read);
+  useEffect(() => {
+    clock.current = read;
+  });
   const deadline = expiresAt === undefined ? Number.NaN : Date.parse(expiresAt);
-  const [now, setNow] = useState(() => clock.current());
+  const [now, setNow] = useState(() => read());
 
   useEffect(() => {
     if (Number.isNaN(deadline)) return undefined;

@@ -1,7 +1,25 @@
 'use client';
 import { useMemo, useSyncExternalStore } from 'react';
-import type { Request } from '@waitfor/core';
+import type { Inbox, Request } from '@waitfor/core';
 import { useInbox } from './WaitforProvider.js';
+
+/**
+ * A getSnapshot for one id that returns the very same value until the inbox's snapshot changes: an
+ * inbox whose `get` builds a new object each time would otherwise re-render (or loop) forever, and a
+ * change elsewhere yields the same stored Request object, so React bails out.
+ */
+function selectRequest(inbox: Inbox, id: string): () => Request | undefined {
+  let seen: readonly Request[] | undefined;
+  let selected: Request | undefined;
+  return () => {
+    const snapshot = inbox.getSnapshot();
+    if (snapshot !== seen) {
+      seen = snapshot;
+      selected = inbox.get(id);
+    }
+    return selected;
+  };
+}
 
 /**
  * One open Request by id, or undefined once it is settled (or was never asked). Re-renders only
@@ -9,19 +27,6 @@ import { useInbox } from './WaitforProvider.js';
  */
 export function useRequest(id: string): Request | undefined {
   const inbox = useInbox();
-  const select = useMemo(() => {
-    // Remember the answer per inbox snapshot: between changes the selector returns the very same
-    // value, and a change elsewhere yields the same stored Request object, so React bails out.
-    let seen: readonly Request[] | undefined;
-    let selected: Request | undefined;
-    return () => {
-      const snapshot = inbox.getSnapshot();
-      if (snapshot !== seen) {
-        seen = snapshot;
-        selected = inbox.get(id);
-      }
-      return selected;
-    };
-  }, [inbox, id]);
+  const select = useMemo(() => selectRequest(inbox, id), [inbox, id]);
   return useSyncExternalStore(inbox.subscribe, select, select);
 }
