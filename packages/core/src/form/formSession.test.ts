@@ -58,6 +58,27 @@ describe('createFormSession', () => {
     expect(session.getSnapshot().errors).toEqual({});
   });
 
+  it('validate checks what the form shows as submit would, and changes nothing', () => {
+    const session = createFormSession(formRequest({ schema }));
+    const listener = vi.fn();
+    session.subscribe(listener);
+    session.setValue('code', 'ab');
+    const before = session.getSnapshot();
+    expect(session.validate()).toEqual({
+      ok: false,
+      errors: { code: expect.stringMatching(/3/) as unknown },
+    });
+    expect(session.getSnapshot()).toBe(before);
+    expect(listener).toHaveBeenCalledTimes(1);
+    session.setValue('note', '');
+    session.setValue('code', 'abc');
+    expect(session.validate()).toEqual({
+      ok: true,
+      value: { code: 'abc', color: 'red', agree: false },
+    });
+    expect(createFormSession(formRequest({})).validate()).toMatchObject({ ok: false });
+  });
+
   it('a cleared optional field is left out, never refilled with its default', () => {
     const session = createFormSession(formRequest({ schema }));
     session.setValue('code', 'abc');

@@ -4,7 +4,7 @@ import type { Answer, Request } from '../types';
 import { WaitforError } from '../waitforError';
 import { resolveLimits } from './formLimits';
 import type { FormSchemaOptions } from './formLimits';
-import type { FormField, FormSchema } from './formTypes';
+import type { FormField, FormSchema, FormValidation } from './formTypes';
 import { formFields, parseFormSchema } from './parseFormSchema';
 import { formDefaults, validateFormAnswer } from './validateFormAnswer';
 
@@ -37,6 +37,11 @@ export interface FormSession {
   subscribe(listener: () => void): () => void;
   /** Changes one field's value and clears its stale message (no validation); other names are ignored. */
   setValue(name: string, value: unknown): void;
+  /**
+   * Checks what the form shows as submit would, changing nothing: a UI that checks each field as it
+   * is entered reads that field's message here.
+   */
+  validate(): FormValidation;
   /**
    * Validates what the form shows. On success returns the accept Answer carrying exactly that (a
    * cleared field left out, an empty required one an error, never refilled with its default);
@@ -127,6 +132,19 @@ export function createFormSession(request: Request, options?: FormSchemaOptions)
   let snapshot = seed(request, parsed);
   const attempt = request.data?.attempt;
 
+  const validate = (): FormValidation => {
+    if ('error' in parsed) return { ok: false, errors: { '': parsed.error.message } };
+    // What is sent is what the form shows. A blank control is "" (no answer), never an absent key:
+    // validation then leaves an optional one out and refuses a required one, and fills in no
+    // default the person removed.
+    const data = ownRecord<unknown>();
+    for (const { name } of fields) {
+      const value = snapshot.values[name];
+      data[name] = isEmpty(value) ? '' : value;
+    }
+    return validateFormAnswer(parsed.schema, data);
+  };
+
   const change = (next: FormSnapshot) => {
     snapshot = next;
     // A copy: a listener may stop listening while it runs.
@@ -157,17 +175,10 @@ export function createFormSession(request: Request, options?: FormSchemaOptions)
       const errors = ownRecord(Object.entries(snapshot.errors).filter(([key]) => key !== name));
       change({ values, errors, touched: new Set(snapshot.touched).add(name) });
     },
+    validate,
     submit() {
       if ('error' in parsed) return undefined;
-      // What is sent is what the form shows. A blank control is "" (no answer), never an absent
-      // key: validation then leaves an optional one out and refuses a required one, and fills in no
-      // default the person removed.
-      const data = ownRecord<unknown>();
-      for (const { name } of fields) {
-        const value = snapshot.values[name];
-        data[name] = isEmpty(value) ? '' : value;
-      }
-      const result = validateFormAnswer(parsed.schema, data);
+      const result = validate();
       if (!result.ok) {
         change({ ...snapshot, errors: ownRecord(Object.entries(result.errors)) });
         return undefined;
