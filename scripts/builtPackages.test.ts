@@ -36,6 +36,7 @@ const publicPackageNames = [
   '@waitfor/legacy-spec',
   '@waitfor/react',
   '@waitfor/store',
+  '@waitfor/http',
 ];
 
 type WorkspacePackage = { name: string; directory: string; manifest: Manifest };

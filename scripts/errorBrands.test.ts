@@ -36,6 +36,11 @@ const classes: Array<[string, string, () => Promise<ErrorClass>]> = [
     'waitfor.react.error',
     async () => (await import('../packages/react/src/waitforReactError')).WaitforReactError,
   ],
+  [
+    'HttpInboxError',
+    'waitfor.http.error',
+    async () => (await import('../packages/http/src/httpError')).HttpInboxError,
+  ],
 ];
 
 describe.each(classes)('%s', (_name, key, load) => {
