@@ -12,6 +12,8 @@ const publicEntries = [
   '@waitfor/mcp-bridge',
   '@waitfor/legacy-spec',
   '@waitfor/react',
+  '@waitfor/http',
+  '@waitfor/http/client',
   '@waitfor/store',
 ];
 
