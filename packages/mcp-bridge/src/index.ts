@@ -36,6 +36,7 @@ export type {
   CallInfo,
   CallMethod,
   ExtensionHost,
+  HostAskOptions,
 } from './extension';
 export type { V1Schemas } from './clientPort';
 export { connect } from './connection';
