@@ -1,63 +1,25 @@
-import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { chromium } from 'playwright-core';
-import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startExample } from '../src/host/startExample.js';
-import type { RunningExample } from '../src/host/startExample.js';
+import { artifacts, openBrowserExample } from './browserExample.js';
+import type { BrowserExample } from './browserExample.js';
 
 // The whole example in a real headless Chromium: the page's MCP clients run in the browser and
 // talk to the real servers over Streamable HTTP (cross-origin, through CORS).
 
-const appDir = fileURLToPath(new URL('..', import.meta.url));
-const artifacts = fileURLToPath(new URL('../../../artifacts/', import.meta.url));
-const vite = fileURLToPath(new URL('../node_modules/.bin/vite', import.meta.url));
-const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 describe('the example page in Chromium', () => {
-  let work: string;
-  let example: RunningExample;
-  let context: BrowserContext;
-  let page: Page;
-  const pageErrors: string[] = [];
+  let browser: BrowserExample;
+  let example: BrowserExample['example'];
+  let context: BrowserExample['context'];
+  let page: BrowserExample['page'];
+  let pageErrors: string[];
 
   beforeAll(async () => {
-    work = await mkdtemp(join(tmpdir(), 'waitfor-e2e-'));
-    // Built from the packages' sources (like every test here), so no package build is needed first.
-    // EXAMPLE_DIST=<path of apps/example/dist> checks the production build of `pnpm example` instead.
-    const dist = process.env.EXAMPLE_DIST ?? join(work, 'dist');
-    if (process.env.EXAMPLE_DIST === undefined) {
-      const args = ['build', '--mode', 'source', '--outDir', dist, '--logLevel', 'warn'];
-      await promisify(execFile)(vite, args, { cwd: appDir });
-    }
-    example = await startExample({ port: 0, distDir: dist });
-    context = await chromium.launchPersistentContext(join(work, 'profile'), {
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      args: chromiumArgs,
-      viewport: { width: 1360, height: 900 },
-    });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    browser = await openBrowserExample();
+    ({ example, context, page, pageErrors } = browser);
   });
 
   afterAll(async () => {
-    await context?.close();
-    await example?.close();
-    await rm(work, { recursive: true, force: true });
+    await browser?.close();
   });
 
   // Every open question, whichever call's group it is in.
@@ -93,7 +55,6 @@ describe('the example page in Chromium', () => {
         .textContent(),
     ).toBe('Deploy Console');
 
-    await mkdir(artifacts, { recursive: true });
     await page.screenshot({ path: join(artifacts, 'example-e2e.png'), fullPage: true });
 
     // The legacy form: an invalid accept is refused in place, then a valid one goes through.
