@@ -4,6 +4,7 @@ import { validateFormAnswer } from '@waitfor/core/form';
 import type { Driver, Row } from './drivers/driver';
 import * as sql from './sql';
 import { StoreError, storeErrorOf } from './storeError';
+import { runAt } from './timers';
 
 /** An Inbox whose questions live in the store: shared by every host of the fleet for one scope. */
 export interface StoreInbox extends Inbox {
@@ -133,13 +134,13 @@ export function createStoreInbox(
     let earliest = Infinity;
     for (const entry of open.values()) earliest = Math.min(earliest, entry.expiry);
     if (earliest === Infinity || closed) return;
-    const timer = setTimeout(
-      () => void host.expireDue(scope).catch((error: unknown) => host.report(storeErrorOf(error))),
-      Math.min(Math.max(earliest - now(), 0), 2_147_483_647),
-    );
     // The asker's own timer keeps its process alive; this one is only a courtesy to the fleet.
-    timer.unref?.();
-    stopExpiryTimer = () => clearTimeout(timer);
+    stopExpiryTimer = runAt(
+      earliest,
+      now,
+      () => void host.expireDue(scope).catch((error: unknown) => host.report(storeErrorOf(error))),
+      false,
+    );
   };
 
   const query = (text: string, params: readonly unknown[]): Promise<Row[]> => {
@@ -271,7 +272,8 @@ export function createStoreInbox(
       if (askers.has(id))
         throw new WaitforError('duplicate_request', `Request ${id} is open`, { path: 'id' });
 
-      let stopTimer: (() => void) | undefined;
+      // Armed here; it fires only after the insert below has run (the expiry is still ahead).
+      const stopTimer = runAt(expiry, now, () => void endOwn(asker, 'expired', expire(request)));
       const onAbort = (): void => void endOwn(asker, 'cancelled', cancel(request, signal!.reason));
       const asker: Asker = {
         request,
@@ -303,7 +305,7 @@ export function createStoreInbox(
         finish(answer: Answer | undefined, error?: Error) {
           if (askers.get(id) !== asker) return;
           askers.delete(id);
-          stopTimer?.();
+          stopTimer();
           signal?.removeEventListener('abort', onAbort);
           if (answer) resolve(answer);
           else reject(error);
@@ -311,13 +313,6 @@ export function createStoreInbox(
       };
       askers.set(id, asker);
       signal?.addEventListener('abort', onAbort, { once: true });
-      if (expiry < Infinity) {
-        const timer = setTimeout(
-          () => void endOwn(asker, 'expired', expire(request)),
-          Math.min(expiry - now(), 2_147_483_647),
-        );
-        stopTimer = () => clearTimeout(timer);
-      }
       // Shown here at once; the NOTIFY of the insert finds it already listed.
       void asker.seq.then((seq) => {
         if (seq === undefined || open.has(id)) return;
