@@ -184,6 +184,16 @@ describe.each(inboxKinds)('the remote inbox (Node fetch), with the $name', (kind
     expect(inbox.getConnectionState()).toBe('closed');
   });
 
+  it('cancels through a detached method: an answer { ok: false, reason: cancelled }', async () => {
+    host = await startHost(kind);
+    const { cancel, getSnapshot } = remote();
+    const answer = asked(ageQuestion('q7'));
+    await vi.waitFor(() => expect(getSnapshot().map((request) => request.id)).toEqual(['q7']));
+    expect(cancel('q7')).toBe(true);
+    await expect(answer).resolves.toMatchObject({ id: 'q7', ok: false, reason: 'cancelled' });
+    expect(cancel('q7')).toBe(false);
+  });
+
   it('cannot ask: waitFor rejects with unsupported', async () => {
     host = await startHost(kind);
     await expect(remote().waitFor(ageQuestion('q6'))).rejects.toMatchObject({

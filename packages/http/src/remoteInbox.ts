@@ -217,6 +217,13 @@ export function createRemoteInbox(options: RemoteInboxOptions): RemoteInbox {
     return false;
   };
 
+  const answer = (value: Answer): boolean => {
+    const { id } = parseAnswer(value);
+    if (!open.has(id) || sending.has(id)) return false;
+    void submit(value);
+    return true;
+  };
+
   void connect();
 
   return {
@@ -227,15 +234,11 @@ export function createRemoteInbox(options: RemoteInboxOptions): RemoteInbox {
     getSnapshot: () =>
       (snapshot ??= [...open.values()].filter((request) => !sending.has(request.id))),
     subscribe: changes.add,
-    answer(value) {
-      const { id } = parseAnswer(value);
-      if (!open.has(id) || sending.has(id)) return false;
-      void submit(value);
-      return true;
-    },
+    answer,
     submit,
+    // Methods without `this`: a view may pass them around on their own.
     cancel(id) {
-      return this.answer({ id, ok: false, reason: 'cancelled' });
+      return answer({ id, ok: false, reason: 'cancelled' });
     },
     get: (id) => (sending.has(id) ? undefined : open.get(id)),
     getAnswerError: (id) => answerErrors.get(id),
