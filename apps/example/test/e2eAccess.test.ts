@@ -1,33 +1,10 @@
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { artifacts, openBrowserExample } from './browserExample.js';
+import { artifacts, openBrowserExample, violations } from './browserExample.js';
 import type { BrowserExample } from './browserExample.js';
 
 // The page for every person, in real Chromium: axe-core finds no violation on any view the page
 // can show (light and dark), a keyboard alone answers, and the page works in German.
-
-const axeSource = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-interface AxeViolation {
-  id: string;
-  help: string;
-  nodes: { target: unknown[] }[];
-}
-
-/** axe-core's violations on the whole page, as "rule: help (selectors)" lines. */
-async function violations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: axeSource });
-  const found = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } }).axe;
-    return (await axe.run()).violations;
-  });
-  return (found as AxeViolation[]).map(
-    (violation) =>
-      `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
-  );
-}
 
 describe('the example page for every person', () => {
   let browser: BrowserExample;

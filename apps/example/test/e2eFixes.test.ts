@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openBrowserExample } from './browserExample.js';
+import { openBrowserExample, violations } from './browserExample.js';
 import type { BrowserExample } from './browserExample.js';
 
 // What a person found by trying the page, each checked in real Chromium against the real servers.
@@ -174,6 +174,8 @@ describe('the example page, as a person finds it', () => {
       .poll(() => booking.locator('.call-text').textContent(), { timeout: 20_000 })
       .toContain('Travel Desk disconnected');
     expect(await trip.count()).toBe(0);
+    // The disconnected state is a view too: axe finds nothing on it.
+    expect(await violations(page())).toEqual([]);
     expect(browser.pageErrors).toEqual([]);
   });
 });
