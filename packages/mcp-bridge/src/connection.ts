@@ -17,21 +17,18 @@ import type {
 } from '@modelcontextprotocol/client';
 import type { Answer, WaitFor } from '@waitfor/core';
 import { createController, isAborted } from '@waitfor/runtime';
-import { attachWaitFor, type AttachOptions, type Attachment } from './attachWaitFor';
-import { BridgeError, messageOf, toBridgeError } from './bridgeError';
 import {
-  callTool,
-  getPrompt,
-  readResource,
-  resume,
-  type CallOptions,
-  type DurableCallOptions,
-  type DurableOutcome,
-  type ResumeOptions,
-} from './calls';
+  attachWaitFor,
+  type AttachOptions,
+  type Attachment,
+  type Bridge,
+  type ListOptions,
+} from './attachWaitFor';
+import { BridgeError, messageOf } from './bridgeError';
+import type { CallOptions, DurableCallOptions, DurableOutcome, ResumeOptions } from './calls';
 import type { Suspension } from './eras/modern/suspension';
 import { elicitationCapabilities } from './capabilities';
-import { clientPort } from './clientPort';
+import { MODERN_PROTOCOL_VERSION } from './protocol';
 import { backoffDelay, pause, type ReconnectOptions } from './connect/backoff';
 import { guardWaitFor } from './connect/guardedWaitFor';
 import { createConnectionState, type ConnectionState } from './connect/state';
@@ -71,21 +68,14 @@ export interface HttpTarget {
   authorizationCallback?: () => Promise<string | { get(name: string): string | null }>;
 }
 
-/** A tools/call result, as the SDK types it (the server's structured content stays unvalidated). */
-export type ToolResult = CallToolResult;
-
-/** List options: the call's signal and timeout, and the page to read. */
-export interface ListOptions extends CallOptions {
-  cursor?: string;
-}
-
-/** A connected client with the bridge's call functions bound to it. */
+/** A connected client with the bridge's call functions bound to it, results typed as the SDK's. */
 export interface Connection {
   /** The v2 `Client` (for anything the bridge does not wrap). */
   readonly client: object;
   readonly era: 'legacy' | 'modern';
   readonly serverName: string;
-  readonly attachment: Attachment;
+  /** The bridge attached to the client (open Requests, events). */
+  readonly attachment: Attachment & Pick<Bridge, 'openRequests' | 'on'>;
   /** connecting → connected ⇄ reconnecting → closed, for a UI (`getSnapshot`/`subscribe`). */
   readonly state: ConnectionState;
   callTool(
@@ -124,23 +114,19 @@ export interface Connection {
   listPrompts(options?: ListOptions): Promise<ListPromptsResult>;
   /** resources/list, one page, as listTools. */
   listResources(options?: ListOptions): Promise<ListResourcesResult>;
+  /**
+   * OAuth, mid-session: a call refused for want of authorization (a scope step-up, a new
+   * authorization server) fails with the SDK's UnauthorizedError as `cause` once the provider sent
+   * the person to authorize; finish with the callback's parameters (or the code), then call again.
+   */
+  finishAuth(callback: string | { get(name: string): string | null }): Promise<void>;
   close(): Promise<void>;
 }
-
-/** The MCP protocol revision of the modern era. */
-export const MODERN_PROTOCOL_VERSION = '2026-07-28';
-
-type Lister = (
-  params: { cursor?: string } | undefined,
-  options: { signal?: unknown; timeout?: number },
-) => Promise<unknown>;
 
 interface V2Client {
   connect(transport: unknown): Promise<void>;
   close(): Promise<void>;
   ping(options?: { timeout?: number }): Promise<unknown>;
-  listPrompts: Lister;
-  listResources: Lister;
   onclose?: (() => void) | undefined;
   onerror?: ((error: unknown) => void) | undefined;
 }
@@ -213,14 +199,16 @@ export async function connectWith(
   const lost = (error: unknown) => {
     if (maxAttempts > 0) lose(error);
   };
+  let transport: unknown;
+  const finishAuth = (callback: unknown) =>
+    (transport as { finishAuth(callback: unknown): Promise<void> }).finishAuth(callback);
   const open = async () => {
-    let transport = await transports.create(lost);
+    transport = await transports.create(lost);
     try {
       await client.connect(transport);
     } catch (error) {
       if (!isUnauthorized(error) || transports.authorizationCallback === undefined) throw error;
-      const callback = await transports.authorizationCallback();
-      await (transport as { finishAuth(callback: unknown): Promise<void> }).finishAuth(callback);
+      await finishAuth(await transports.authorizationCallback());
       transport = await transports.create(lost);
       await client.connect(transport);
     }
@@ -279,35 +267,22 @@ export async function connectWith(
       client.ping({ timeout: 10_000 }).catch(() => lose(error));
   };
 
-  const port = clientPort(client);
-  const bind =
-    (call: (client: object, ...rest: never[]) => unknown) =>
-    (...rest: never[]) =>
-      call(client, ...rest);
-  const list =
-    (lister: (params: { cursor?: string } | undefined, options: ListOptions) => Promise<unknown>) =>
-    (listOptions: ListOptions = {}) =>
-      lister(listOptions.cursor === undefined ? undefined : { cursor: listOptions.cursor }, {
-        signal: listOptions.signal,
-        timeout: listOptions.timeout,
-      }).catch((error: unknown) => {
-        throw toBridgeError(error, listOptions.signal);
-      });
   const connection = {
     client,
-    era: port.era() ?? 'legacy',
-    serverName: attachment.host.serverName,
+    get era() {
+      return attachment.era;
+    },
+    serverName: attachment.serverName,
     attachment,
     state: { getSnapshot: state.getSnapshot, subscribe: state.subscribe },
-    callTool: bind(callTool),
-    getPrompt: bind(getPrompt),
-    readResource: bind(readResource),
-    resume: bind(resume),
-    listTools: list((params, listOptions) =>
-      port.listTools({ ...listOptions, ...(params ?? {}) } as never),
-    ),
-    listPrompts: list((params, listOptions) => client.listPrompts(params, listOptions)),
-    listResources: list((params, listOptions) => client.listResources(params, listOptions)),
+    callTool: attachment.callTool,
+    getPrompt: attachment.getPrompt,
+    readResource: attachment.readResource,
+    resume: attachment.resume,
+    listTools: attachment.listTools,
+    listPrompts: attachment.listPrompts,
+    listResources: attachment.listResources,
+    finishAuth,
     close: shutdown,
   };
   return connection as unknown as Connection;

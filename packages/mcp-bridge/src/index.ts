@@ -42,4 +42,7 @@ export type { V1Schemas } from './clientPort';
 export { connect } from './connection';
 export { LEGACY_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSION } from './protocol';
 export type { ProtocolEra, SdkGeneration } from './protocol';
-export type { ConnectOptions, Connection, EraChoice } from './connection';
+export type { ConnectOptions, Connection, EraChoice, HttpTarget } from './connection';
+export { CONNECTION_LOST } from './connect/guardedWaitFor';
+export type { ReconnectOptions } from './connect/backoff';
+export type { ConnectionSnapshot, ConnectionState, ConnectionStatus } from './connect/state';

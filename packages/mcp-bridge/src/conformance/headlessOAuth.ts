@@ -23,6 +23,8 @@ const web = globalThis as unknown as Web;
 
 /** Options of the headless provider. */
 export interface HeadlessOAuthOptions {
+  /** Where the authorization server sends the person back (default http://127.0.0.1:1/callback). */
+  redirectUrl?: string;
   /** Metadata beyond the redirect URI (scope, token endpoint auth method, …). */
   metadata?: Partial<OAuthClientMetadata>;
   /** Pre-registered client information (else dynamic registration, or clientMetadataUrl). */
@@ -36,9 +38,12 @@ export function headlessOAuth(options: HeadlessOAuthOptions = {}): {
   provider: OAuthClientProvider;
   authorizationCallback: () => Promise<{ get(name: string): string | null }>;
 } {
-  const redirectUrl = 'http://127.0.0.1:1/callback';
-  let information = options.clientInformation;
-  let tokens: OAuthTokens | undefined;
+  const redirectUrl = options.redirectUrl ?? 'http://127.0.0.1:1/callback';
+  // Credentials per authorization server (its issuer): a server that moves to another one is
+  // registered with and authorized at afresh.
+  const information = new Map<string, OAuthClientInformationMixed>();
+  const tokens = new Map<string, OAuthTokens>();
+  let latest: OAuthTokens | undefined;
   let verifier = '';
   let discovery: OAuthDiscoveryState | undefined;
   let callback: { get(name: string): string | null } | undefined;
@@ -53,17 +58,21 @@ export function headlessOAuth(options: HeadlessOAuthOptions = {}): {
         redirect_uris: [redirectUrl],
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
-        token_endpoint_auth_method: 'none',
         ...options.metadata,
       } as OAuthClientMetadata;
     },
-    clientInformation: () => information,
-    saveClientInformation: (next) => {
-      information = next;
+    clientInformation: (context) =>
+      information.get(context?.issuer ?? '') ?? options.clientInformation,
+    saveClientInformation: (next, context) => {
+      information.set(context?.issuer ?? '', next);
     },
-    tokens: () => tokens,
-    saveTokens: (next) => {
-      tokens = next;
+    tokens: (context) => (context === undefined ? latest : tokens.get(context.issuer)),
+    saveTokens: (next, context) => {
+      tokens.set(context?.issuer ?? '', next);
+      latest = next;
+      // Discovery only has to outlive one redirect: the next authorization discovers again,
+      // so a resource that moved to another authorization server is followed.
+      discovery = undefined;
     },
     async redirectToAuthorization(url) {
       const response = await web.fetch(url.href, { redirect: 'manual' });
@@ -81,6 +90,14 @@ export function headlessOAuth(options: HeadlessOAuthOptions = {}): {
       discovery = next;
     },
     discoveryState: () => discovery,
+    invalidateCredentials: (scope) => {
+      if (scope === 'all' || scope === 'tokens') {
+        tokens.clear();
+        latest = undefined;
+      }
+      if (scope === 'all' || scope === 'client') information.clear();
+      if (scope === 'all' || scope === 'discovery') discovery = undefined;
+    },
   };
   return {
     provider,
