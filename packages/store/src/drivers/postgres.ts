@@ -103,7 +103,11 @@ export async function postgresDriver(options: PostgresDriverOptions): Promise<Dr
       };
       const connect = async (): Promise<void> => {
         const next = await shared.connect();
+        // An error, or an end without one (the server closed the connection): listen again.
         next.on('error', () => {
+          if (client === next) lost();
+        });
+        next.on('end', () => {
           if (client === next) lost();
         });
         next.on('notification', (message) => {
