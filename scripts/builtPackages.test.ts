@@ -35,6 +35,7 @@ const publicPackageNames = [
   '@waitfor/mcp-bridge',
   '@waitfor/legacy-spec',
   '@waitfor/react',
+  '@waitfor/otel',
   '@waitfor/store',
   '@waitfor/http',
 ];

@@ -11,6 +11,7 @@ const publicEntries = [
   '@waitfor/core/zod',
   '@waitfor/mcp-bridge',
   '@waitfor/legacy-spec',
+  '@waitfor/otel',
   '@waitfor/react',
   '@waitfor/http',
   '@waitfor/http/client',
