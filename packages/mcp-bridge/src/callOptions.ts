@@ -18,9 +18,22 @@ import type { BridgeExtension } from './extension';
 import { defaultBridgeLimits, resolveLimits, type BridgeLimits } from './limits';
 import type { ProtocolEra } from './protocol';
 
+/** One progress notification of a call, as the server sent it. */
+export interface CallProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
 /** Options of a bridge call. Unset ones come from the client's attachment. */
 export interface CallOptions {
   signal?: AbortSignalLike;
+  /** The server's progress notifications for this call (each wire leg asks for them). */
+  onprogress?: (progress: CallProgress) => void;
+  /** A progress notification restarts the call's timeout (legacy era: the pausable budget). */
+  resetTimeoutOnProgress?: boolean;
+  /** With `resetTimeoutOnProgress`: one request's bound in ms, whatever the progress (the SDK's). */
+  maxTotalTimeout?: number;
   /**
    * Time budget in ms. Modern era: per wire leg (the person's time between legs never counts).
    * Legacy era: for the whole call, paused while a question is open. Default 60 000; `Infinity`
@@ -129,6 +142,16 @@ export const DEFAULT_TIMEOUT = 60_000;
 
 /** Default cap on input_required retries per call. */
 export const DEFAULT_MAX_ROUNDS = 10;
+
+/**
+ * The SDKs' progress options of a call, as the ports pass them on (resetting on progress needs a
+ * progress handler: a no-op one when only the reset is asked for).
+ */
+export const progressOptions = (options: CallOptions) => ({
+  onprogress: options.onprogress ?? (options.resetTimeoutOnProgress ? () => {} : undefined),
+  resetTimeoutOnProgress: options.resetTimeoutOnProgress,
+  maxTotalTimeout: options.maxTotalTimeout,
+});
 
 /** The numeric options of a call, checked; throws 'invalid_options'. */
 export function checkNumbers(options: CallOptions): { maxRounds: number; timeout: number } {

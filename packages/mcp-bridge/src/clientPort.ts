@@ -11,6 +11,7 @@
  *
  * What the port does to an SDK beyond its public API lives in `clientPort/sdkWorkarounds.ts`.
  */
+import type { CallProgress } from './callOptions';
 import type { AbortSignalLike } from '@waitfor/core';
 import { BridgeError } from './bridgeError';
 import { fn, type Loose } from './clientPort/shared';
@@ -48,6 +49,10 @@ export interface PortCallOptions {
   timeout?: number | undefined;
   /** Ask the v2 client to hand back `input_required` instead of driving it. */
   raw?: boolean;
+  /** The SDKs' progress options, passed through as named. */
+  onprogress?: ((progress: CallProgress) => void) | undefined;
+  resetTimeoutOnProgress?: boolean | undefined;
+  maxTotalTimeout?: number | undefined;
 }
 
 /** The SDK-neutral client. */

@@ -46,3 +46,4 @@ export type { ConnectOptions, Connection, EraChoice, HttpTarget } from './connec
 export { CONNECTION_LOST } from './connect/guardedWaitFor';
 export type { ReconnectOptions } from './connect/backoff';
 export type { ConnectionSnapshot, ConnectionState, ConnectionStatus } from './connect/state';
+export type { CallProgress } from './callOptions';

@@ -31,6 +31,9 @@ export const sdkOptions = (options: PortCallOptions) => ({
   signal: options.signal,
   timeout: options.timeout,
   allowInputRequired: options.raw,
+  onprogress: options.onprogress,
+  resetTimeoutOnProgress: options.resetTimeoutOnProgress,
+  maxTotalTimeout: options.maxTotalTimeout,
 });
 
 /** The SDK method name of a list method (both generations name them alike). */

@@ -6,7 +6,8 @@
  */
 import type { AbortSignalLike } from '@waitfor/core';
 import { BridgeError, toBridgeError } from '../../bridgeError';
-import type { ClientPort } from '../../clientPort';
+import { progressOptions } from '../../callOptions';
+import type { ClientPort, PortCallOptions } from '../../clientPort';
 import type { BridgeEvents, ExtensionHost } from '../../extension';
 import type { CallMethod } from '../../protocol';
 import type { CallJob } from '../era';
@@ -20,6 +21,8 @@ export interface LegacyCallOptions {
   /** The attachment's host (for open-question events); absent when no waitFor is attached. */
   host?: ExtensionHost | undefined;
   openCount: () => number;
+  /** The SDKs' progress options; a reset on progress restarts this budget too. */
+  progress?: ReturnType<typeof progressOptions>;
 }
 
 /** Issue one legacy-era call with a deadline that pauses while a question is open. */
@@ -51,6 +54,20 @@ export async function legacyCall(
     remaining = Math.max(0, remaining - (Date.now() - startedAt));
   };
   const sync = () => (options.openCount() > 0 ? pause() : run());
+  const progress = options.progress;
+  const onprogress: PortCallOptions['onprogress'] =
+    progress?.onprogress === undefined
+      ? undefined
+      : (value) => {
+          if (progress.resetTimeoutOnProgress === true && !timedOut) {
+            // A paused budget stays paused (a question is open), restarted in full.
+            const running = cancelTimer !== undefined;
+            pause();
+            remaining = options.timeout;
+            if (running) run();
+          }
+          progress.onprogress?.(value);
+        };
   const unsubscribe =
     options.host === undefined
       ? []
@@ -59,7 +76,12 @@ export async function legacyCall(
         );
   sync();
   try {
-    return await port.call(method, params, { signal: controller.signal, timeout: MAX_TIMER_DELAY });
+    return await port.call(method, params, {
+      ...progress,
+      onprogress,
+      signal: controller.signal,
+      timeout: MAX_TIMER_DELAY,
+    });
   } catch (error) {
     if (timedOut) throw timeoutError(error);
     throw toBridgeError(error, options.signal);
@@ -86,5 +108,6 @@ export function call(job: CallJob): Promise<unknown> {
     timeout: job.timeout,
     host: bridge?.host,
     openCount: () => bridge?.openCount() ?? 0,
+    progress: progressOptions(job.options),
   });
 }

@@ -12,6 +12,7 @@
 import type { AbortSignalLike, RequestOrigin } from '@waitfor/core';
 import { abortedError, BridgeError, toBridgeError } from '../../bridgeError';
 import { isAborted, linkedController, MAX_TIMER_DELAY } from '@waitfor/runtime';
+import { progressOptions } from '../../callOptions';
 import type { ClientPort } from '../../clientPort';
 import type { CallMethod } from '../../protocol';
 import { callOrigin, type CallJob, type CallOutcome } from '../era';
@@ -39,6 +40,8 @@ export interface LoopOptions {
   signal?: AbortSignalLike | undefined;
   /** Per-leg SDK timeout (the person's time between legs is never counted). */
   timeout?: number | undefined;
+  /** The SDKs' progress options, for every leg. */
+  progress?: ReturnType<typeof progressOptions>;
   maxRounds: number;
   durable: boolean;
   origin: RequestOrigin;
@@ -103,6 +106,7 @@ export async function runInputRequiredLoop(
     let result: unknown;
     try {
       result = await options.port.call(options.method, send, {
+        ...options.progress,
         signal: options.signal,
         timeout: options.timeout,
         raw: true,
@@ -162,6 +166,7 @@ export async function call(job: CallJob): Promise<LoopOutcome> {
         // The SDK times each leg with one timer, which fires at once past MAX_TIMER_DELAY: a
         // longer budget (Infinity: none) waits as long as one timer can.
         timeout: Math.min(job.timeout, MAX_TIMER_DELAY),
+        progress: progressOptions(job.options),
         maxRounds: job.maxRounds,
         durable: job.durable,
         origin: { server: settings.serverName, era: 'modern', ...callOrigin(job.info) },
