@@ -84,12 +84,28 @@ describe('createFormSession', () => {
     session.setValue('code', 'abc');
     session.setValue('note', '');
     session.setValue('color', '');
-    session.setValue('tags', []);
+    session.setValue('tags', '');
     expect(session.submit()).toEqual({
       id: 'form',
       ok: true,
       data: { code: 'abc', agree: false },
     });
+  });
+
+  it('an empty list is the answer "none of these", sent as such; "" is no answer', () => {
+    const session = createFormSession(formRequest({ schema }));
+    session.setValue('code', 'abc');
+    session.setValue('tags', []);
+    expect(session.submit()?.data).toMatchObject({ tags: [] });
+    const required = {
+      type: 'object',
+      properties: { tags: { type: 'array', items: { type: 'string', enum: ['a', 'b'] } } },
+      required: ['tags'],
+    };
+    const blank = createFormSession(formRequest({ schema: required }));
+    blank.setValue('tags', '');
+    expect(blank.submit()).toBeUndefined();
+    expect(blank.getSnapshot().errors).toEqual({ tags: 'Required.' });
   });
 
   it('an empty required field is an error, even when the schema has a default for it', () => {

@@ -85,8 +85,9 @@ function fits(field: FormField, value: unknown): boolean {
   return typeof value === 'string' || Number.isFinite(value);
 }
 
-const isEmpty = (value: unknown): boolean =>
-  value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
+// No answer: nothing there, or a blank control. An empty list is an answer, "none of these" (a UI
+// whose control cannot say "none", such as a checkbox group, sets "" when no box is checked).
+const isEmpty = (value: unknown): boolean => value === undefined || value === '';
 
 /**
  * The first snapshot. A re-ask (mcp-bridge asks again with a new id after an invalid answer) carries
