@@ -25,7 +25,12 @@ function asText(value: unknown): string {
 }
 
 function asList(value: unknown): readonly string[] {
-  return Array.isArray(value) ? value.map(String) : typeof value === 'string' ? [value] : [];
+  // "" is a group with no box checked (no answer), never the choice "".
+  return Array.isArray(value)
+    ? value.map(String)
+    : typeof value === 'string' && value !== ''
+      ? [value]
+      : [];
 }
 
 function RequiredMark({ required }: { required: boolean }) {
@@ -116,15 +121,17 @@ export function FormFieldControl({
               // A group has no aria-required of its own in ARIA: each box of a required group says it.
               aria-required={field.required || undefined}
               aria-invalid={error ? true : undefined}
-              onChange={(event) =>
-                onChange(
-                  options
-                    .map((each) => each.value)
-                    .filter((each) =>
-                      each === option.value ? event.target.checked : selected.includes(each),
-                    ),
-                )
-              }
+              onChange={(event) => {
+                const next = options
+                  .map((each) => each.value)
+                  .filter((each) =>
+                    each === option.value ? event.target.checked : selected.includes(each),
+                  );
+                // No box checked looks like an untouched group, so it is no answer (""), as a
+                // blank text box is: left out when optional, "Required." when required. An empty
+                // list would be the answer "none of these", which a checkbox group cannot say.
+                onChange(next.length > 0 ? next : '');
+              }}
             />
             <label htmlFor={`${id}-${index}`}>{option.label}</label>
           </div>
