@@ -331,8 +331,12 @@ describe('server text reaches the terminal without control characters', () => {
         origin: { server: `Bank${ESC}[8m hidden`, era: `modern${ESC}[A`, tool: 'pay\u0007' },
       },
     });
-    await script([[/n = decline, c = cancel\):/, 'n']]);
+    // Control characters in a URL hide its real target: it cannot be opened, so no consent is asked
+    // (as on the page, and as httpUrlsOnly declines it); Enter declines.
+    await script([[/Decline \(d\) or cancel \(c\)\? \[d\]:/, '']]);
     expect(await answer).toEqual({ id: 'url-esc', ok: false, reason: 'declined' });
+    expect(output()).toContain('hidden characters');
+    expect(output()).not.toContain('consent to continue there?');
     const shown = output();
     expect(shown).not.toMatch(controlCharacters);
     expect(shown).not.toContain('\u202e');

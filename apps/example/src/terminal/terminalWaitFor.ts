@@ -1,8 +1,8 @@
 import type { Readable, Writable } from 'node:stream';
 import { accept, cancel, decline } from '@waitfor/core';
 import type { Answer, Request, WaitFor, WaitForContext } from '@waitfor/core';
-import { formDefaults, formFields, validateFormAnswer } from '@waitfor/core/form';
-import type { FormField } from '@waitfor/core/form';
+import { createFormSession, inspectUrl, requestServer } from '@waitfor/core/form';
+import type { FormSession } from '@waitfor/core/form';
 import { askChoice, choices } from './choices.js';
 import { cleanText } from './cleanText.js';
 import { askField, showValue } from './formPrompts.js';
@@ -38,55 +38,50 @@ const ownValue = (record: unknown, key: string): unknown =>
     : undefined;
 
 // The spec requires showing which server asks; era and tool help the person place the question.
+// The name is read by core's requestServer, as the page reads it.
 const whoAsks = (request: Request): string => {
   const origin = request.data?.origin;
-  if (origin === undefined) return 'Unknown server asks';
+  const server = requestServer(request);
+  if (origin === undefined || server === undefined) return 'Unknown server asks';
   const era = ownValue(origin, 'era');
   const tool = ownValue(origin, 'tool');
   const details = [
     typeof era === 'string' ? `${cleanText(era)} era` : undefined,
     typeof tool === 'string' ? `tool ${cleanText(tool)}` : undefined,
   ].filter((detail) => detail !== undefined);
-  const server = cleanText(String(origin.server));
-  return `${server} asks${details.length > 0 ? ` (${details.join(', ')})` : ''}`;
+  return `${cleanText(server)} asks${details.length > 0 ? ` (${details.join(', ')})` : ''}`;
 };
 
-/** Messages by field name: strings of known fields only (a re-ask's `data.errors` is untrusted). */
-const messagesOf = (given: unknown, fields: readonly FormField[]): Map<string, string> => {
-  const messages = new Map<string, string>();
-  for (const { name } of fields) {
-    const message = ownValue(given, name);
-    if (typeof message === 'string' && message !== '') messages.set(name, message);
-  }
-  return messages;
-};
+/** A message of `session` for the field `name`, if any (the snapshot holds own keys only). */
+const messageOf = (session: FormSession, name: string): string | undefined =>
+  ownValue(session.getSnapshot().errors, name) as string | undefined;
 
-// Host names that can pass for another (punycode, non-ASCII) deserve a warning before consent.
-const suspiciousHost = (host: string) =>
-  host.split('.').some((label) => label.startsWith('xn--')) || /[^\x21-\x7e]/.test(host);
-
+// What is shown and checked before consent is core's inspectUrl, as on the page: only http and
+// https, no control, format or separator character, the port shown, look-alike hosts flagged.
 async function askConsent(reader: Screen, request: Request, signal?: AbortSignal): Promise<Answer> {
-  let url: URL | undefined;
-  try {
-    url = new URL(request.url ?? '');
-  } catch {
-    url = undefined;
-  }
+  const url = inspectUrl(request.url);
   reader.print(`It asks you to open a page outside this terminal:`);
   // The parsed href, not the raw text: the URL parser percent-encodes control characters, so an
   // escape sequence in the URL cannot rewrite what the person reads as "the full URL".
-  reader.print(
-    `  URL:  ${url?.href ?? (request.url === undefined ? '(none)' : cleanText(request.url))}`,
-  );
-  if (url === undefined) {
+  reader.print(`  URL:  ${url.problem === 'missing' ? '(none)' : cleanText(url.text)}`);
+  if (url.problem === 'missing' || url.problem === 'malformed') {
     reader.print('  This is not a valid URL; it cannot be opened.');
     return refuse(reader, request, 'd', signal);
   }
-  reader.print(`  Host: ${url.host}`);
-  if (suspiciousHost(url.hostname))
+  if (url.host !== undefined)
+    reader.print(`  Host: ${url.host}${url.port === undefined ? '' : `:${url.port}`}`);
+  if (url.warnings.includes('punycode'))
     reader.print('  Warning: this host name uses lookalike (punycode or non-ASCII) characters.');
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    reader.print(`  Only http and https pages can be opened; this one is ${url.protocol}`);
+  if (url.warnings.includes('credentials'))
+    reader.print('  Warning: a user name comes before "@"; the site is the host shown above.');
+  if (url.problem === 'scheme') {
+    reader.print(`  Only http and https pages can be opened; this one is ${url.scheme ?? ''}`);
+    return refuse(reader, request, 'd', signal);
+  }
+  if (url.problem === 'characters') {
+    reader.print(
+      '  It carries hidden characters (control, space, bidi or zero-width); not opened.',
+    );
     return refuse(reader, request, 'd', signal);
   }
   reader.print('Nothing is opened for you: copy the URL into your browser yourself if you agree.');
@@ -122,26 +117,20 @@ async function refuse(
   return choice === 'd' ? decline(request) : cancel(request);
 }
 
-/** What core's validation says of one field, given every value entered so far (own keys only). */
-function fieldError(
-  schema: unknown,
-  values: ReadonlyMap<string, unknown>,
-  name: string,
-): string | undefined {
-  const checked = validateFormAnswer(schema, Object.fromEntries(values));
+/** What core's validation says of one field, given every value entered so far. */
+function fieldError(session: FormSession, name: string): string | undefined {
+  const checked = session.validate();
   const message = checked.ok ? undefined : ownValue(checked.errors, name);
   return typeof message === 'string' ? message : undefined;
 }
 
+// The form's state is core's form session, as on the page: seeded with the schema's defaults and a
+// re-ask's values and messages (own keys of known fields only), and what is sent is what it shows.
 async function askForm(reader: Screen, request: Request, signal?: AbortSignal): Promise<Answer> {
-  const schema = request.data?.schema;
-  let fields: readonly FormField[];
-  try {
-    fields = formFields(schema);
-  } catch (error) {
-    reader.print(
-      `The form cannot be shown: ${cleanText(error instanceof Error ? error.message : String(error))}`,
-    );
+  const session = createFormSession(request);
+  const { fields, schemaError } = session;
+  if (schemaError !== undefined) {
+    reader.print(`The form cannot be shown: ${cleanText(schemaError.message)}`);
     return refuse(reader, request, 'c', signal);
   }
   const start = await askChoice(
@@ -154,47 +143,37 @@ async function askForm(reader: Screen, request: Request, signal?: AbortSignal): 
   if (start === 'd') return decline(request);
   if (start === 'c') return cancel(request);
 
-  // What the person sees pre-filled: the schema defaults, and over them the values the bridge sends
-  // back with errors (a re-ask). Only fields of the form, read as own keys.
-  const defaults = formDefaults(schema);
-  const values = new Map<string, unknown>();
-  for (const { name } of fields) {
-    const value = ownValue(request.data?.values, name) ?? ownValue(defaults, name);
-    if (value !== undefined) values.set(name, value);
-  }
-  let errors = messagesOf(request.data?.errors, fields);
-  let toAsk = errors.size > 0 ? fields.filter((field) => errors.has(field.name)) : fields;
+  const withMessage = () => fields.filter((field) => messageOf(session, field.name) !== undefined);
+  let toAsk = withMessage().length > 0 ? withMessage() : fields;
   reader.print('Press Enter to keep the value in [brackets]; * marks a required field.');
   for (;;) {
     for (const field of toAsk) {
       // Each field is checked as it is entered and asked again at once while it is wrong. Enter
       // on that second ask keeps the value and moves on (the check before sending asks again,
       // and there the person may also decline or cancel): nobody is stuck in a field.
-      let message = errors.get(field.name);
+      let message = messageOf(session, field.name);
       for (let again = false; ; again = true) {
         if (message !== undefined) reader.print(`    ! ${cleanText(message)}`);
-        const before = values.get(field.name);
+        const before = ownValue(session.getSnapshot().values, field.name);
         const value = await askField(reader, field, before, signal);
-        if (value === undefined) values.delete(field.name);
-        else values.set(field.name, value);
+        // Undefined only when nothing was there and nothing was typed: the field stays empty.
+        if (value !== undefined) session.setValue(field.name, value);
         if (again && value === before) break;
-        message = fieldError(schema, values, field.name);
+        message = fieldError(session, field.name);
         if (message === undefined) break;
       }
     }
-    // fromEntries defines each key, so "__proto__" stays a field and never becomes a prototype.
-    const checked = validateFormAnswer(schema, Object.fromEntries(values));
-    if (!checked.ok) {
-      errors = messagesOf(checked.errors, fields);
+    const answer = session.submit();
+    if (answer === undefined) {
       reader.print('Some answers need another look.');
-      toAsk = fields.filter((field) => errors.has(field.name));
+      toAsk = withMessage();
       if (toAsk.length === 0) toAsk = fields;
       continue;
     }
     // The summary shows exactly what is sent: every value, the defaults left alone included.
     reader.print('You are about to send:');
     for (const field of fields) {
-      const value = ownValue(checked.value, field.name);
+      const value = ownValue(answer.data, field.name);
       reader.print(`  ${cleanText(field.title)}: ${showValue(field, value)}`);
     }
     const choice = await askChoice(
@@ -204,10 +183,9 @@ async function askForm(reader: Screen, request: Request, signal?: AbortSignal): 
       's',
       signal,
     );
-    if (choice === 's') return accept(request, checked.value);
+    if (choice === 's') return answer;
     if (choice === 'd') return decline(request);
     if (choice === 'c') return cancel(request);
-    errors = new Map();
     toAsk = fields;
   }
 }
