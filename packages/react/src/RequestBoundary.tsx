@@ -8,7 +8,8 @@ import { ServerLine } from './RequestFrame.js';
 import { useAnswer } from './useAnswer.js';
 import { useRequest } from './useRequest.js';
 
-interface RequestBoundaryProps {
+/** Props of RequestBoundary: the Request's id and the component that shows it. */
+export interface RequestBoundaryProps {
   id: string;
   /** The list's item component; rendered here so an unchanged item skips this boundary too. */
   item: ComponentType<{ id: string }>;

@@ -47,6 +47,8 @@ export type { ConnectionState, ConnectionStatusProps } from './ConnectionStatus.
 export { RequestView } from './RequestView.js';
 export type { RequestViewProps } from './RequestView.js';
 export { RequestList, RequestListItem } from './RequestList.js';
+export { RequestBoundary } from './RequestBoundary.js';
+export type { RequestBoundaryProps } from './RequestBoundary.js';
 export type { RequestListItemProps, RequestListProps } from './RequestList.js';
 export { WaitforReactError } from './waitforReactError.js';
 export type { WaitforReactErrorCode } from './waitforReactError.js';

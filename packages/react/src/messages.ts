@@ -26,7 +26,7 @@ export const defaultMessages = {
   attempt: 'Attempt {attempt}',
   schemaError: 'This form cannot be shown: {error}. You can still decline or cancel.',
   choose: 'Choose…',
-  dateTimeHint: 'Date and time, e.g. 2025-01-31T09:00:00Z',
+  dateTimeHint: 'Date and time, e.g. 2026-01-31T09:00:00Z',
   // Authorization consent
   willOpen: 'This will open:',
   site: 'Site:',

@@ -1,7 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ReactNode, RefObject } from 'react';
 import type { Request } from '@waitfor/core';
-import { RequestView, requestServer, useLocalization, usePendingRequests } from '@waitfor/react';
+import {
+  RequestBoundary,
+  RequestListItem,
+  requestServer,
+  useLocalization,
+  usePendingRequests,
+} from '@waitfor/react';
 import { callKey } from './callQuestions.js';
 import { usePageText } from './locales/usePageText.js';
 
@@ -170,7 +176,7 @@ export function QuestionList({ titles, gone, startedRef, empty }: QuestionListPr
                       focused.current = request.id;
                     }}
                   >
-                    <RequestView request={request} />
+                    <RequestBoundary id={request.id} item={RequestListItem} />
                   </li>
                 ))}
               </ul>
