@@ -267,34 +267,15 @@ export async function connectWith(
       client.ping({ timeout: 10_000 }).catch(() => lose(error));
   };
 
-  const connection = {
+  // The bridge's own methods and getters, read through the prototype (no copy to keep in step).
+  const connection = Object.assign(Object.create(attachment) as object, {
     client,
-    get era() {
-      return attachment.era;
-    },
-    serverName: attachment.serverName,
     attachment,
     state: { getSnapshot: state.getSnapshot, subscribe: state.subscribe },
-    callTool: attachment.callTool,
-    getPrompt: attachment.getPrompt,
-    readResource: attachment.readResource,
-    resume: attachment.resume,
-    listTools: attachment.listTools,
-    listPrompts: attachment.listPrompts,
-    listResources: attachment.listResources,
     finishAuth,
     close: shutdown,
-  };
+  });
   return connection as unknown as Connection;
-}
-
-/** Whether request headers (a Headers object or a record, as the SDK passes them) carry a session. */
-function namesSession(headers: unknown): boolean {
-  const get = (headers as { get?: unknown } | undefined)?.get;
-  if (typeof get === 'function') return get.call(headers, 'mcp-session-id') !== null;
-  return (
-    typeof headers === 'object' && headers !== null && Object.hasOwn(headers, 'mcp-session-id')
-  );
 }
 
 /** Connect to a Streamable HTTP MCP server of either era (browser-safe; stdio lives on '/node'). */
@@ -327,7 +308,9 @@ export async function connect(target: HttpTarget, options: ConnectOptions): Prom
         const fetch: FetchLike = async (input, init) => {
           try {
             const response = await baseFetch(input, init);
-            if (response.status === 404 && namesSession(init?.headers))
+            // The SDK's transport hands fetch a Headers object.
+            const headers = init?.headers as { get?(name: string): string | null } | undefined;
+            if (response.status === 404 && headers?.get?.('mcp-session-id') != null)
               lost(new BridgeError('client_error', 'The server no longer knows the session'));
             return response;
           } catch (error) {
