@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isRecord } from './isRecord';
+import { isRecord } from '@waitfor/runtime';
 import type { Driver } from './drivers/driver';
 import { pgliteDriver } from './drivers/pglite';
 import { migrate } from './migrations';

@@ -1,10 +1,25 @@
 import type { Answer, Inbox, Request, WaitFor } from '@waitfor/core';
 import { cancel, expire, parseAnswer, parseRequest, WaitforError } from '@waitfor/core';
 import { validateFormAnswer } from '@waitfor/core/form';
+import { schedule, scheduleUnref } from '@waitfor/runtime';
 import type { Driver, Row } from './drivers/driver';
 import * as sql from './sql';
 import { StoreError, storeErrorOf } from './storeError';
-import { runAt } from './timers';
+
+/**
+ * Runs `run` once the store's clock reaches `when` (epoch ms), however far away: each timer that
+ * fires checks the clock again, so an injected `now` (or a long, chained delay) never ends a wait
+ * early. `keepAlive: false` lets Node exit while it waits. Returns the function that cancels it.
+ */
+const runAt = (when: number, now: () => number, run: () => void, keepAlive = true) => {
+  const start = keepAlive ? schedule : scheduleUnref;
+  let stop = (): void => {};
+  const arm = (): void => {
+    stop = start(when - now(), () => (when - now() > 0 ? arm() : run()));
+  };
+  arm();
+  return () => stop();
+};
 
 /** An Inbox whose questions live in the store: shared by every host of the fleet for one scope. */
 export interface StoreInbox extends Inbox {

@@ -1,3 +1,0 @@
-/** An object with readable keys: not null, not an array. */
-export const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
