@@ -10,6 +10,10 @@ function portFromArguments(argv: string[]): number {
   return port;
 }
 
+/** Whether the person asked for the console trace: `--trace`, or WAITFOR_TRACE=1. */
+const traceRequested = (argv: string[]) =>
+  argv.includes('--trace') || process.env.WAITFOR_TRACE === '1';
+
 async function main(argv: string[]): Promise<void> {
   const controller = new AbortController();
   if (argv.includes('--terminal')) {
@@ -18,9 +22,11 @@ async function main(argv: string[]): Promise<void> {
     process.once('SIGTERM', stop);
     // Loaded only here: the page host itself needs no MCP client.
     const { runTerminal } = await import('./terminal/runTerminal.js');
-    await runTerminal({ signal: controller.signal }).catch((error: unknown) => {
-      if (!controller.signal.aborted) throw error;
-    });
+    await runTerminal({ signal: controller.signal, trace: traceRequested(argv) }).catch(
+      (error: unknown) => {
+        if (!controller.signal.aborted) throw error;
+      },
+    );
     process.exit(0);
   }
   const port = portFromArguments(argv);

@@ -17,6 +17,8 @@ export interface RunTerminalOptions {
   input?: Readable;
   output?: Writable;
   signal?: AbortSignal;
+  /** Print a span per call and per question to the console (OpenTelemetry, through @waitfor/otel). */
+  trace?: boolean;
 }
 
 interface ToolChoice {
@@ -46,6 +48,11 @@ export async function runTerminal(options: RunTerminalOptions = {}): Promise<voi
     ? AbortSignal.any([options.signal, interrupt.signal])
     : interrupt.signal;
   const terminal = createTerminalWaitFor({ reader });
+  // Loaded only when asked for: without it no OpenTelemetry SDK is registered at all.
+  const consoleTrace =
+    options.trace === true ? (await import('../trace.js')).startConsoleTrace() : undefined;
+  // Questions of the servers and of the app's own tools alike become spans.
+  const waitFor = consoleTrace?.telemetry.instrument(terminal.waitFor) ?? terminal.waitFor;
   const example = await startExample();
   const legacy = createLegacySpec();
   const connections: Connection[] = [];
@@ -58,10 +65,12 @@ export async function runTerminal(options: RunTerminalOptions = {}): Promise<voi
       const connection = await connect(
         { url: server.url },
         {
-          waitFor: terminal.waitFor,
+          waitFor,
           name: 'waitfor-example-terminal',
           serverName: server.name,
-          extensions: [legacy.extension],
+          extensions: consoleTrace
+            ? [legacy.extension, consoleTrace.telemetry]
+            : [legacy.extension],
         },
       );
       connections.push(connection);
@@ -91,7 +100,7 @@ export async function runTerminal(options: RunTerminalOptions = {}): Promise<voi
         server: hostName,
         name: tool.name,
         title: tool.title,
-        run: (signal) => tool.run(terminal.waitFor, signal),
+        run: (signal) => tool.run(waitFor, signal),
       });
     }
     reader.print(
@@ -137,5 +146,6 @@ export async function runTerminal(options: RunTerminalOptions = {}): Promise<voi
     terminal.close();
     await Promise.all(connections.map((connection) => connection.close().catch(() => undefined)));
     await example.close();
+    await consoleTrace?.close();
   }
 }
