@@ -32,6 +32,15 @@ export interface StoreInbox extends Inbox {
    * the question's form schema, and with `unavailable` when the store cannot be reached.
    */
   submit(answer: Answer, options?: { answeredBy?: string }): Promise<boolean>;
+  /**
+   * Synchronous, so it cannot know whether another host answered first. True means: the question
+   * was open in this inbox's snapshot, nothing was being sent for it here, the answer fits its form,
+   * and it is now being sent — the store then decides (first answer wins; a loss goes unreported)
+   * and the question leaves this snapshot either way. False: not listed here, already answered or
+   * being answered through this inbox, expired, or the inbox is closed. Throws `invalid_answer` for
+   * an answer that does not fit the form. Use `submit` for the final word.
+   */
+  answer(answer: Answer): boolean;
   /** Reloads the open questions from the store (the fallback poll does this on its own). */
   refresh(): Promise<void>;
   /** Stops listening; waits still open here resolve as cancelled (their questions stay open in the store). */
@@ -359,6 +368,13 @@ export function createStoreInbox(
     return !!current && current.seq !== entry.seq && submitTo(current, answer, answeredBy);
   };
 
+  // Settled in the store (won, lost or late): this entry is no longer open for anyone, so it leaves
+  // this snapshot now rather than when its notice arrives (queued after any reload in flight).
+  const settled = (entry: Open): Promise<void> =>
+    enqueue(async () => {
+      if (open.get(entry.request.id) === entry && open.delete(entry.request.id)) changed();
+    });
+
   const inbox: StoreInbox = {
     scope,
     waitFor,
@@ -371,7 +387,10 @@ export function createStoreInbox(
       const answer = parseAnswer(value);
       if (closed) throw closed;
       const entry = await find(answer.id);
-      return entry ? submitTo(entry, value, submitOptions.answeredBy ?? options.answeredBy) : false;
+      if (!entry) return false;
+      const won = await submitTo(entry, value, submitOptions.answeredBy ?? options.answeredBy);
+      await settled(entry);
+      return won;
     },
     answer(value) {
       const { id } = parseAnswer(value);
@@ -385,6 +404,7 @@ export function createStoreInbox(
       checkAgainstForm(entry.request, value);
       sending.add(id);
       submitTo(entry, value, options.answeredBy)
+        .then(() => settled(entry))
         .catch((error: unknown) => host.report(storeErrorOf(error)))
         .finally(() => sending.delete(id));
       return true;
