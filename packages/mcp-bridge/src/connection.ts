@@ -16,7 +16,7 @@ import type {
   ReadResourceResult,
 } from '@modelcontextprotocol/client';
 import type { Answer, WaitFor } from '@waitfor/core';
-import { createController, isAborted } from '@waitfor/runtime';
+import { createController, isAborted, schedule } from '@waitfor/runtime';
 import {
   attachWaitFor,
   type AttachOptions,
@@ -202,15 +202,27 @@ export async function connectWith(
   let transport: unknown;
   const finishAuth = (callback: unknown) =>
     (transport as { finishAuth(callback: unknown): Promise<void> }).finishAuth(callback);
-  const open = async () => {
+  const attach = async () => {
     transport = await transports.create(lost);
+    await client.connect(transport);
+    // A transport that closes by itself (a stdio child exits) is a lost connection. The SDK's own
+    // teardown, which would end the open questions as merely cancelled, waits one turn so they end
+    // as connection_lost first (not when the bridge swaps or closes the transport itself).
+    const closing = transport as { onclose?: () => void };
+    const teardown = closing.onclose;
+    closing.onclose = () => {
+      if (swapping) return teardown?.();
+      lose(new BridgeError('client_error', 'The transport closed'));
+      schedule(0, () => teardown?.());
+    };
+  };
+  const open = async () => {
     try {
-      await client.connect(transport);
+      await attach();
     } catch (error) {
       if (!isUnauthorized(error) || transports.authorizationCallback === undefined) throw error;
       await finishAuth(await transports.authorizationCallback());
-      transport = await transports.create(lost);
-      await client.connect(transport);
+      await attach();
     }
   };
   const recover = async (error: unknown) => {
@@ -253,13 +265,7 @@ export async function connectWith(
     });
   }
   state.set({ status: 'connected' });
-  // A transport that closes by itself (stdio child exit), or reports an error a ping confirms
-  // (an HTTP stream cut), means the connection is gone.
-  const onclose = client.onclose;
-  client.onclose = () => {
-    onclose?.call(client);
-    lose(new BridgeError('client_error', 'The transport closed'));
-  };
+  // An error a ping confirms (an HTTP stream cut) means the connection is gone.
   const onerror = client.onerror;
   client.onerror = (error) => {
     onerror?.call(client, error);
