@@ -161,12 +161,8 @@ export async function connectWith(
   if (era !== 'auto' && era !== 'legacy' && era !== 'modern')
     throw new BridgeError('invalid_options', `Unknown era ${String(era)}`);
   const transports = typeof source === 'function' ? { create: source } : source;
-  const retry =
-    transports.reconnects === true && options.reconnect !== undefined && options.reconnect !== false
-      ? options.reconnect === true
-        ? {}
-        : options.reconnect
-      : undefined;
+  const chosen = transports.reconnects === true ? options.reconnect : undefined;
+  const retry = chosen === true ? {} : chosen || undefined;
   const maxAttempts = retry === undefined ? 0 : (retry.maxAttempts ?? 5);
   const { Client } = (await import('@modelcontextprotocol/client')) as unknown as V2ClientModule;
   const client = new Client(
@@ -177,7 +173,7 @@ export async function connectWith(
     },
   );
   const state = createConnectionState();
-  // Aborted when the connection is lost: every question still open ends (`connection_lost`).
+  // Aborted (with the cause) when the connection is lost: every open question ends, connection_lost.
   let live = createController();
   const stopped = createController();
   let swapping = false;
@@ -188,9 +184,7 @@ export async function connectWith(
 
   const lose = (error: unknown) => {
     if (swapping || state.getSnapshot().status !== 'connected') return;
-    live.abort(
-      new BridgeError('aborted', 'The connection to the server was lost', { cause: error }),
-    );
+    live.abort(error);
     // Without reconnection the SDK ends the calls in flight as it always has.
     if (maxAttempts === 0) state.set({ status: 'closed', error });
     else void recover(error);
@@ -212,7 +206,7 @@ export async function connectWith(
     const teardown = closing.onclose;
     closing.onclose = () => {
       if (swapping) return teardown?.();
-      lose(new BridgeError('client_error', 'The transport closed'));
+      lose(new BridgeError('client_error', 'Transport closed'));
       schedule(0, () => teardown?.());
     };
   };
@@ -248,7 +242,7 @@ export async function connectWith(
   };
   const shutdown = async () => {
     stopped.abort();
-    live.abort(new BridgeError('aborted', 'The connection was closed'));
+    live.abort(new BridgeError('aborted', 'Closed'));
     state.set({ status: 'closed' });
     attachment.detach();
     swapping = true;
@@ -317,7 +311,7 @@ export async function connect(target: HttpTarget, options: ConnectOptions): Prom
             // The SDK's transport hands fetch a Headers object.
             const headers = init?.headers as { get?(name: string): string | null } | undefined;
             if (response.status === 404 && headers?.get?.('mcp-session-id') != null)
-              lost(new BridgeError('client_error', 'The server no longer knows the session'));
+              lost(new BridgeError('client_error', 'Session unknown to the server'));
             return response;
           } catch (error) {
             if (!isAborted(init?.signal as never)) lost(error);
