@@ -7,6 +7,7 @@ import { benchModernLoop } from './modernLoop';
 import { benchOtelOverhead } from './otelOverhead';
 import { benchRoundConcurrency } from './roundConcurrency';
 import { benchSchemaScale } from './schemaScale';
+import { benchStoreFleet } from './storeFleet';
 import type { BenchResult } from './result';
 
 /** Benchmark ids with their functions; React is loaded lazily (it installs DOM globals). */
@@ -20,4 +21,5 @@ export const benches: Record<string, () => Promise<BenchResult>> = {
   'schema-scale': benchSchemaScale,
   'otel-overhead': benchOtelOverhead,
   'http-inbox': benchHttpInbox,
+  'store-fleet': benchStoreFleet,
 };
