@@ -22,12 +22,20 @@ const screen = async () =>
   (await tmux('capture-pane', '-p', '-J', '-t', session, '-S', '-3000')).stdout;
 // capture-pane drops trailing spaces, so prompts are matched up to their colon.
 const lastLine = async () => (await screen()).trimEnd().split('\n').at(-1) ?? '';
+/**
+ * The last row of the open prompt's text, '' while none is open. The prompt library draws an open
+ * prompt as `◆  text` between its guide bar `│` and the cursor row, then `└`; once answered, `◇`.
+ */
+const openPrompt = async () => {
+  const frame = /(?:^|\n)│\n◆ {2}([^◆]*)\n│(?: {2}.*)?\n└$/.exec((await screen()).trimEnd());
+  return frame?.[1]?.split('\n').at(-1)?.trimEnd() ?? '';
+};
 // The terminal breaks long server text into indented rows itself: joined back into one line here.
 const joined = async () => (await screen()).replace(/\n {2,}/g, ' ');
 
-/** Waits until the prompt on the cursor line matches, then types the answer and Enter. */
+/** Waits until the open prompt matches, then types the answer and Enter. */
 async function answer(prompt: RegExp, text: string): Promise<void> {
-  await expect.poll(lastLine, { timeout: 20_000, interval: 50 }).toMatch(prompt);
+  await expect.poll(openPrompt, { timeout: 20_000, interval: 50 }).toMatch(prompt);
   const before = (await screen()).trimEnd();
   if (text !== '') await tmux('send-keys', '-t', session, '-l', text);
   await tmux('send-keys', '-t', session, 'Enter');
@@ -48,7 +56,7 @@ describe('the terminal mode in tmux', () => {
 
   it('asks every question at the prompt and prints what the servers answer', async () => {
     await expect
-      .poll(lastLine, { timeout: 30_000 })
+      .poll(openPrompt, { timeout: 30_000 })
       .toMatch(/Run which tool\? \(number, q to quit\):$/);
     const menu = await screen();
     const number = (tool: string) =>
@@ -69,7 +77,7 @@ describe('the terminal mode in tmux', () => {
     // Only the exact choices count: "stop" starts with "s" but sends nothing; the prompt comes back.
     await answer(/Send \(s\), edit \(e\), decline \(d\) or cancel \(c\)\? \[s\]:$/, 'stop');
     await expect
-      .poll(lastLine, { timeout: 20_000 })
+      .poll(openPrompt, { timeout: 20_000 })
       .toMatch(/Send \(s\), edit \(e\), decline \(d\) or cancel \(c\)\? \[s\]:$/);
     expect(await screen()).toContain('"stop" is not one of the choices.');
     expect(await screen()).not.toContain('Result from Travel Desk');
@@ -128,7 +136,7 @@ describe('the terminal mode in tmux', () => {
     // URL mode: the full URL and host are shown, nothing is opened; the person signs in elsewhere.
     await answer(/Run which tool\?.*:$/, number('link_account'));
     await expect
-      .poll(lastLine, { timeout: 20_000 })
+      .poll(openPrompt, { timeout: 20_000 })
       .toMatch(/Do you consent to continue there\? .*:$/);
     const shown = await screen();
     const url =
@@ -192,10 +200,10 @@ describe('the terminal mode in tmux', () => {
     await tmux('new-session', '-d', '-s', session, '-x', '160', '-y', '50', command);
     expect(await screen()).not.toContain('exited');
     await expect
-      .poll(lastLine, { timeout: 30_000 })
+      .poll(openPrompt, { timeout: 30_000 })
       .toMatch(/Run which tool\? \(number, q to quit\):$/);
     await answer(/Run which tool\?.*:$/, '1');
-    await expect.poll(lastLine, { timeout: 20_000 }).toMatch(/\[a\]:$/);
+    await expect.poll(openPrompt, { timeout: 20_000 }).toMatch(/\[a\]:$/);
     await tmux('send-keys', '-t', session, 'C-c');
     await expect.poll(screen, { timeout: 20_000 }).toContain('exited 0');
     expect(await screen()).toContain('Stopping…');

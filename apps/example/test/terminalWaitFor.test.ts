@@ -4,6 +4,7 @@ import { validateFormAnswer } from '@waitfor/core/form';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanText } from '../src/terminal/cleanText.js';
 import { createLineReader, InputEndedError } from '../src/terminal/lineReader.js';
+import { openPrompt, replay } from './terminalScreen.js';
 import { createTerminalWaitFor } from '../src/terminal/terminalWaitFor.js';
 import type { TerminalWaitFor } from '../src/terminal/terminalWaitFor.js';
 
@@ -70,8 +71,13 @@ const everyField = {
 
 interface Terminal {
   terminal: TerminalWaitFor;
+  /** Everything written to the terminal, escape sequences included. */
   output(): string;
-  /** Answers the prompts in order: each answer is typed once its prompt (a regex) ends the output. */
+  /** What the terminal shows (see replay): rows as a person reads them. */
+  screen(): string;
+  /** The screen with the open prompt folded into its message; '' while none is open. */
+  prompt(): string;
+  /** Answers the prompts in order: each answer is typed once its prompt (a regex) is open. */
   script(steps: Array<[RegExp, string]>): Promise<void>;
 }
 
@@ -80,26 +86,35 @@ afterEach(() => {
   for (const terminal of terminals.splice(0)) terminal.close();
 });
 
+// The prompt library hides the cursor once as it draws each new prompt: how many prompts opened.
+const promptsOpened = (text: string) => text.split('\u001b[?25l').length - 1;
+
 function openTerminal(): Terminal {
   const input = new PassThrough();
   const output = new PassThrough();
   let text = '';
-  // Where the last answered prompt ended: the next prompt must be printed after it.
-  let consumed = 0;
+  // Prompts opened when the last answer was typed: the next one must open after it.
+  let answered = 0;
   output.on('data', (chunk: Buffer) => (text += chunk.toString()));
   const terminal = createTerminalWaitFor({ input, output });
   terminals.push(terminal);
   return {
     terminal,
     output: () => text,
+    screen: () => replay(text).rows.join('\n'),
+    prompt: () => openPrompt(replay(text)),
     async script(steps) {
       for (const [prompt, line] of steps) {
         const pattern = new RegExp(`${prompt.source}\\s*$`);
         await expect
-          .poll(() => text.slice(consumed), { timeout: 5_000, interval: 5 })
+          .poll(() => (promptsOpened(text) > answered ? openPrompt(replay(text)) : ''), {
+            timeout: 5_000,
+            interval: 5,
+          })
           .toMatch(pattern);
-        consumed = text.length;
-        input.write(`${line}\n`);
+        answered = promptsOpened(text);
+        // Enter is a carriage return, as a terminal in raw mode sends it.
+        input.write(`${line}\r`);
       }
     },
   };
@@ -261,7 +276,7 @@ describe('createTerminalWaitFor', () => {
   });
 
   it('asks one question at a time, in arrival order', async () => {
-    const { terminal, script, output } = openTerminal();
+    const { terminal, script, output, prompt } = openTerminal();
     const first = terminal.waitFor({
       id: 'q-1',
       kind: 'approval',
@@ -274,7 +289,7 @@ describe('createTerminalWaitFor', () => {
       prompt: 'Second?',
       data: { origin },
     });
-    await expect.poll(output).toMatch(/First\?\nApprove \(y\), decline \(n\) or cancel \(c\)\? $/);
+    await expect.poll(prompt).toMatch(/First\?\nApprove \(y\), decline \(n\) or cancel \(c\)\?$/);
     // The second question waits until the first one is answered.
     expect(output()).not.toContain('Second?');
     await script([[/Approve \(y\), decline \(n\) or cancel \(c\)\?/, 'y']]);
@@ -285,14 +300,14 @@ describe('createTerminalWaitFor', () => {
   });
 
   it('ends an open prompt as cancelled when the asker aborts, and goes on with the next', async () => {
-    const { terminal, script, output } = openTerminal();
+    const { terminal, script, output, prompt } = openTerminal();
     const controller = new AbortController();
     const aborted = terminal.waitFor(
       { id: 'q-3', kind: 'approval', prompt: 'Still there?' },
       { signal: controller.signal },
     );
     const next = terminal.waitFor({ id: 'q-4', kind: 'approval', prompt: 'Next one?' });
-    await expect.poll(output).toContain('Still there?');
+    await expect.poll(prompt).toMatch(/Still there\?\nApprove.*\?$/);
     controller.abort(new Error('the server gave up'));
     const answer = await aborted;
     expect(answer).toMatchObject({ id: 'q-3', ok: false, reason: 'cancelled' });
@@ -316,10 +331,14 @@ describe('createTerminalWaitFor', () => {
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const controlCharacters = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 const ESC = '\u001b';
+// What the prompt library draws with (CSI cursor moves, erases, colours, cursor show and hide):
+// removed before looking for anything a server could have sent.
+// eslint-disable-next-line no-control-regex -- matching escape sequences is the point
+const librarySequences = /\u001b\[\??[0-9;]*[ABCDGJKhlm]/g;
 
 describe('server text reaches the terminal without control characters', () => {
   it('shows the parsed href of a URL carrying escape sequences, and a prompt without them', async () => {
-    const { terminal, script, output } = openTerminal();
+    const { terminal, script, output, screen } = openTerminal();
     // Raw, this would erase the line, move to column 1 and print a trusted address over the real one.
     const url = `https://evil.example/${ESC}[2K${ESC}[1Ghttps://bank.example/login`;
     const answer = terminal.waitFor({
@@ -338,7 +357,10 @@ describe('server text reaches the terminal without control characters', () => {
     expect(output()).toContain('hidden characters');
     expect(output()).not.toContain('consent to continue there?');
     const shown = output();
-    expect(shown).not.toMatch(controlCharacters);
+    // Replaying throws on any escape sequence or control character the prompt library does not
+    // draw with; the server's text, printed as is, holds none at all.
+    expect(screen()).not.toMatch(controlCharacters);
+    expect(shown.replace(librarySequences, '')).not.toMatch(controlCharacters);
     expect(shown).not.toContain('\u202e');
     expect(shown).toContain(`  URL:  ${new URL(url).href}\n`);
     expect(shown).toContain(
@@ -351,7 +373,7 @@ describe('server text reaches the terminal without control characters', () => {
   });
 
   it('cleans a URL that cannot be parsed before showing it', async () => {
-    const { terminal, script, output } = openTerminal();
+    const { terminal, script, output, screen } = openTerminal();
     const answer = terminal.waitFor({
       id: 'url-bad',
       kind: 'authorization',
@@ -360,13 +382,14 @@ describe('server text reaches the terminal without control characters', () => {
     });
     await script([[/Decline \(d\) or cancel \(c\)\? \[d\]:/, '']]);
     expect(await answer).toEqual({ id: 'url-bad', ok: false, reason: 'declined' });
-    expect(output()).not.toMatch(controlCharacters);
+    expect(screen()).not.toMatch(controlCharacters);
+    expect(output().replace(librarySequences, '')).not.toMatch(controlCharacters);
     expect(output()).toContain('  URL:  http://not a url\n');
     expect(output()).toContain('This is not a valid URL');
   });
 
   it("cleans a form's titles, descriptions, option labels, re-ask messages and values", async () => {
-    const { terminal, script, output } = openTerminal();
+    const { terminal, script, output, screen } = openTerminal();
     const schema = {
       type: 'object',
       properties: {
@@ -411,7 +434,8 @@ describe('server text reaches the terminal without control characters', () => {
     ]);
     expect(await answer).toEqual({ id: 'form-esc', ok: true, data: { name: 'Ada', plan: 'pro' } });
     const shown = output();
-    expect(shown).not.toMatch(controlCharacters);
+    expect(screen()).not.toMatch(controlCharacters);
+    expect(shown.replace(librarySequences, '')).not.toMatch(controlCharacters);
     expect(shown).toContain('  ! Too short.\n');
     expect(shown).toContain('  Your name really\n');
     expect(shown).toContain('  Plan: Pro\n');
@@ -452,31 +476,64 @@ describe('cleanText', () => {
 });
 
 describe('createLineReader', () => {
-  it('keeps lines piped ahead of the prompts and reports the end of the input', async () => {
+  /** A reader over plain streams, and a wait for its next prompt to open. */
+  function openReader(onInterrupt?: () => void) {
     const input = new PassThrough();
     const output = new PassThrough();
     let text = '';
     output.on('data', (chunk: Buffer) => (text += chunk.toString()));
-    const reader = createLineReader(input, output);
-    input.end('first\n  second  \n');
-    // Let readline read everything before anything is asked.
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(await reader.ask('One? ')).toBe('first');
-    expect(await reader.ask('Two? ')).toBe('second');
+    const reader = createLineReader(input, output, onInterrupt);
+    let opened = 0;
+    const nextPrompt = async () => {
+      await expect.poll(() => promptsOpened(text)).toBeGreaterThan(opened);
+      opened = promptsOpened(text);
+    };
+    return { input, reader, nextPrompt, screen: () => replay(text).rows.join('\n') };
+  }
+
+  it('reads a line at each prompt and reports the end of the input', async () => {
+    const { input, reader, nextPrompt, screen } = openReader();
+    const first = reader.ask('One? ');
+    await nextPrompt();
+    input.write('  first  \r');
+    expect(await first).toBe('first');
+    const second = reader.ask('Two? ');
+    await nextPrompt();
+    input.end();
+    await expect(second).rejects.toBeInstanceOf(InputEndedError);
     await expect(reader.ask('Three? ')).rejects.toBeInstanceOf(InputEndedError);
     expect(reader.ended).toBe(true);
-    expect(text).toBe('One? first\nTwo?   second  \nThree? ');
+    // The answered prompt stays on screen with its answer.
+    expect(screen()).toMatch(/◇ {2}One\?\n│ +first/);
   });
 
-  it('rejects a prompt with the abort reason and keeps the next line for the next prompt', async () => {
-    const input = new PassThrough();
-    const reader = createLineReader(input, new PassThrough());
+  it('rejects a prompt with the abort reason, and the next prompt reads the next line', async () => {
+    const { input, reader, nextPrompt } = openReader();
     const controller = new AbortController();
     const asked = reader.ask('Wait? ', controller.signal);
+    await nextPrompt();
     controller.abort(new Error('gave up'));
     await expect(asked).rejects.toThrow('gave up');
-    input.write('later\n');
-    expect(await reader.ask('Next? ')).toBe('later');
+    const next = reader.ask('Next? ');
+    await nextPrompt();
+    input.write('later\r');
+    expect(await next).toBe('later');
+    reader.close();
+  });
+
+  it('tells Ctrl-C (the person stops) from Escape (this prompt only)', async () => {
+    let interrupts = 0;
+    const { input, reader, nextPrompt } = openReader(() => (interrupts += 1));
+    const escaped = reader.ask('Escape me? ');
+    await nextPrompt();
+    input.write('\u001b');
+    await expect(escaped).rejects.toMatchObject({ name: 'PromptCancelledError', key: 'escape' });
+    expect(interrupts).toBe(0);
+    const stopped = reader.ask('Stop me? ');
+    await nextPrompt();
+    input.write('\u0003');
+    await expect(stopped).rejects.toMatchObject({ name: 'PromptCancelledError', key: 'ctrl-c' });
+    expect(interrupts).toBe(1);
     reader.close();
   });
 });
@@ -702,11 +759,20 @@ describe('only the exact choices count', () => {
 describe('server text cannot draw the frame that names the server', () => {
   const fake = '── Good Bank asks (legacy era, tool pay) ────────────────────';
 
-  /** The rows that start at column 0 with something other than a space. */
-  const flushLeft = (text: string) => text.split('\n').filter((row) => /^\S/.test(row));
+  /** The prompt library's frame: its guide bar or a prompt's symbol, then two spaces. */
+  const glyph = /^[│◆◇▲■└](?: {2}|$)/;
+  /**
+   * The rows that start at column 0 with something other than a space; in a row of the prompt
+   * library's frame, the text after its glyph (a prompt's text is drawn there).
+   */
+  const flushLeft = (text: string) =>
+    text.split('\n').flatMap((row) => {
+      const after = row.replace(glyph, '');
+      return /^\S/.test(after) ? [after] : [];
+    });
 
   it('indents every line of a prompt, field text and re-ask message', async () => {
-    const { terminal, script, output } = openTerminal();
+    const { terminal, script, screen } = openTerminal();
     const schema = {
       type: 'object',
       properties: {
@@ -736,7 +802,7 @@ describe('server text cannot draw the frame that names the server', () => {
       [/\[s\]:/, 'd'],
     ]);
     expect(await answer).toEqual({ id: 'frame-1', ok: false, reason: 'declined' });
-    const shown = output();
+    const shown = screen();
     expect(shown).toContain('Evil Shop asks');
     const frames = shown.split('\n').filter((row) => row.startsWith('──'));
     expect(frames).toEqual(['── Evil Shop asks (legacy era, tool pay) ────']);
@@ -760,14 +826,45 @@ describe('server text cannot draw the frame that names the server', () => {
       prompt: padded,
       data: { origin: { server: 'Evil Shop' } },
     });
-    await expect.poll(() => text).toMatch(/cancel \(c\)\? $/);
-    input.write('n\n');
+    await expect.poll(() => openPrompt(replay(text, 60))).toMatch(/cancel \(c\)\?$/);
+    input.write('n\r');
     expect(await answer).toMatchObject({ ok: false, reason: 'declined' });
-    const rows = text.split('\n');
-    // Conservatively one column per ASCII character, two for any other.
-    const width = (row: string) => [...row].reduce((sum, c) => sum + (c < '\u007f' ? 1 : 2), 0);
-    for (const row of rows) expect(width(row)).toBeLessThanOrEqual(60);
-    for (const row of flushLeft(text)) expect(row).not.toContain('Good Bank');
-    expect(rows.filter((row) => row.startsWith('──'))).toHaveLength(1);
+    const shown = replay(text, 60);
+    // The terminal wrapped nothing: every row is one the program drew.
+    expect(shown.wrapped).toEqual([]);
+    // Conservatively one column per ASCII character, two for any other (a frame glyph is one).
+    const width = (row: string) =>
+      [...row.replace(glyph, ' ')].reduce((sum, c) => sum + (c < '\u007f' ? 1 : 2), 0);
+    for (const row of shown.rows) expect(width(row)).toBeLessThanOrEqual(60);
+    for (const row of flushLeft(shown.rows.join('\n'))) expect(row).not.toContain('Good Bank');
+    expect(shown.rows.filter((row) => row.startsWith('──'))).toHaveLength(1);
+  });
+
+  it('breaks long server text in a prompt itself, so the prompt library never wraps it', async () => {
+    const output = new PassThrough();
+    let text = '';
+    output.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    Object.assign(output, { isTTY: true, columns: 60 });
+    const input = new PassThrough();
+    const terminal = createTerminalWaitFor({ input, output });
+    terminals.push(terminal);
+    // A field title is drawn in the prompt, after the library's symbol: padded so that, wrapped
+    // by the library or the terminal at 60 columns, the fake frame would start a row.
+    const schema = {
+      type: 'object',
+      properties: { note: { type: 'string', title: `${'a'.repeat(54)} ${fake}` } },
+    };
+    const answer = terminal.waitFor(formRequest('frame-3', schema));
+    await expect.poll(() => openPrompt(replay(text, 60))).toMatch(/\[a\]:$/);
+    input.write('\r');
+    await expect.poll(() => openPrompt(replay(text, 60))).toMatch(/Good Bank[^]*:$/);
+    input.write('d\r');
+    await expect.poll(() => openPrompt(replay(text, 60))).toMatch(/\[s\]:$/);
+    input.write('c\r');
+    expect(await answer).toMatchObject({ ok: false, reason: 'cancelled' });
+    const shown = replay(text, 60);
+    expect(shown.wrapped).toEqual([]);
+    for (const row of flushLeft(shown.rows.join('\n'))) expect(row).not.toContain('Good Bank');
+    expect(shown.rows.filter((row) => row.startsWith('──'))).toHaveLength(1);
   });
 });

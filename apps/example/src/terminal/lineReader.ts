@@ -1,10 +1,11 @@
-import { createInterface } from 'node:readline';
+import { emitKeypressEvents } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
+import { isCancel, text } from '@clack/prompts';
 import { fitText } from './layout.js';
 
 /** Asks one line at a time; the terminal waitFor's only way to read the person. */
 export interface LineReader {
-  /** Prints `prompt` and resolves with the next line (trimmed); rejects when `signal` aborts or input ends. */
+  /** Prompts for one line and resolves with it (trimmed); rejects when `signal` aborts or input ends. */
   ask(prompt: string, signal?: AbortSignal): Promise<string>;
   /** Prints text (a newline is added). Both fit every row to the terminal's width (see fitRows). */
   print(text: string): void;
@@ -21,89 +22,90 @@ export class InputEndedError extends Error {
   }
 }
 
-interface Waiter {
-  resolve(line: string): void;
-  reject(error: Error): void;
+/** Why an `ask` failed when the person left the prompt: Escape drops it, Ctrl-C stops. */
+export class PromptCancelledError extends Error {
+  constructor(readonly key: 'escape' | 'ctrl-c') {
+    super(key === 'escape' ? 'The person pressed Escape' : 'The person pressed Ctrl-C');
+    this.name = 'PromptCancelledError';
+  }
 }
 
 /** Rows are fitted to this width when the output is not a terminal that tells its own. */
 const defaultColumns = 80;
+/** The prompt library draws a prompt's first row after a symbol and two spaces. */
+const promptLead = 3;
 
 /**
- * A LineReader over node:readline: line editing on a TTY, plain lines on a pipe. Lines typed (or
- * piped) before a prompt is shown are kept for the next prompt instead of being lost. On a TTY
- * readline swallows Ctrl-C, so `onInterrupt` is called instead (default: close, ending every prompt).
- * Rows are broken before the terminal would wrap them: a wrapped row would continue at column 0.
+ * A LineReader over @clack/prompts' text prompt: line editing, and a frame around the prompt that
+ * shows whether it is waiting, answered or cancelled. Ctrl-C at a prompt calls `onInterrupt`
+ * (default: close, ending every prompt); Escape drops only that prompt. Both reject the prompt
+ * with a PromptCancelledError.
+ * Rows are broken before the terminal or the library would wrap them, prompts included: a wrapped
+ * row would continue at column 0. Lines typed while no prompt waits are not kept.
  */
 export function createLineReader(
   input: Readable,
   output: Writable,
   onInterrupt?: () => void,
 ): LineReader {
-  const readline = createInterface({ input, output });
-  const lines: string[] = [];
-  let waiter: Waiter | undefined;
+  const ending = new AbortController();
   let ended = false;
-
-  readline.on('line', (line) => {
-    if (waiter === undefined) {
-      lines.push(line);
-      return;
-    }
-    const current = waiter;
-    waiter = undefined;
-    current.resolve(line);
-  });
-  readline.on('close', () => {
+  const end = () => {
     ended = true;
-    waiter?.reject(new InputEndedError());
-    waiter = undefined;
-  });
-  readline.on('SIGINT', () => (onInterrupt ?? (() => readline.close()))());
+    ending.abort(new InputEndedError());
+  };
+  input.once('end', end);
+  input.once('close', end);
+  // The library answers Ctrl-C and Escape alike (a cancelled prompt): the last key tells which.
+  let interrupted = false;
+  const onKey = (_text: string | undefined, key: { ctrl?: boolean; name?: string } | undefined) => {
+    if (key?.ctrl === true && key.name === 'c') interrupted = true;
+  };
+  emitKeypressEvents(input);
+  input.on('keypress', onKey);
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    input.off('keypress', onKey);
+    input.off('end', end);
+    input.off('close', end);
+    end();
+    // The library reads the input through readline, which leaves it flowing: a TTY would keep
+    // the process alive.
+    input.pause();
+  };
   // Read at every write: a terminal can be resized between two prompts.
-  const fit = (text: string) => {
+  const columns = () => {
     const terminal = output as { isTTY?: boolean; columns?: number };
-    const columns = terminal.isTTY === true ? terminal.columns : undefined;
-    return fitText(text, columns !== undefined && columns > 0 ? columns : defaultColumns);
+    const width = terminal.isTTY === true ? terminal.columns : undefined;
+    return width !== undefined && width > 0 ? width : defaultColumns;
   };
 
   return {
     get ended() {
       return ended;
     },
-    ask(prompt, signal) {
-      if (signal?.aborted) return Promise.reject(signal.reason);
-      output.write(fit(prompt));
-      const queued = lines.shift();
-      if (queued !== undefined) {
-        // A line read ahead (piped input) answers this prompt; echo it as a terminal would.
-        if (!(output as { isTTY?: boolean }).isTTY) output.write(`${queued}\n`);
-        return Promise.resolve(queued.trim());
-      }
-      if (ended) return Promise.reject(new InputEndedError());
-      return new Promise<string>((resolve, reject) => {
-        const onAbort = () => {
-          waiter = undefined;
-          reject(signal?.reason);
-        };
-        signal?.addEventListener('abort', onAbort, { once: true });
-        waiter = {
-          resolve: (line) => {
-            signal?.removeEventListener('abort', onAbort);
-            resolve(line.trim());
-          },
-          reject: (error) => {
-            signal?.removeEventListener('abort', onAbort);
-            reject(error);
-          },
-        };
+    async ask(prompt, signal) {
+      if (signal?.aborted) throw signal.reason;
+      if (ended) throw new InputEndedError();
+      interrupted = false;
+      const value = await text({
+        // The prompt's trailing spaces are kept: the cursor row is drawn below it.
+        message: fitText(prompt, columns() - promptLead),
+        input,
+        output,
+        signal: signal ? AbortSignal.any([signal, ending.signal]) : ending.signal,
       });
+      if (!isCancel(value)) return (value ?? '').trim();
+      if (signal?.aborted) throw signal.reason;
+      if (ended) throw new InputEndedError();
+      if (interrupted) (onInterrupt ?? close)();
+      throw new PromptCancelledError(interrupted ? 'ctrl-c' : 'escape');
     },
-    print(text) {
-      output.write(`${fit(text)}\n`);
+    print(line) {
+      output.write(`${fitText(line, columns())}\n`);
     },
-    close() {
-      readline.close();
-    },
+    close,
   };
 }

@@ -9,7 +9,7 @@ import { errorText, resultText } from '../web/resultText.js';
 import { readNumber } from './choices.js';
 import { cleanText } from './cleanText.js';
 import { indentLines } from './layout.js';
-import { createLineReader, InputEndedError } from './lineReader.js';
+import { createLineReader, InputEndedError, PromptCancelledError } from './lineReader.js';
 import { createTerminalWaitFor } from './terminalWaitFor.js';
 
 /** Where the terminal walkthrough reads and writes. */
@@ -41,7 +41,7 @@ const serverLines = (text: string) => indentLines(cleanText(text, true)).slice(2
  */
 export async function runTerminal(options: RunTerminalOptions = {}): Promise<void> {
   const output = options.output ?? process.stdout;
-  // Ctrl-C at a prompt stops the walkthrough like SIGINT does (readline catches it on a TTY).
+  // Ctrl-C at a prompt stops the walkthrough like SIGINT does (the prompt reads it in raw mode).
   const interrupt = new AbortController();
   const reader = createLineReader(options.input ?? process.stdin, output, () => interrupt.abort());
   const signal = options.signal
@@ -116,8 +116,13 @@ export async function runTerminal(options: RunTerminalOptions = {}): Promise<voi
       const text = await reader
         .ask('Run which tool? (number, q to quit): ', signal)
         .catch((error: unknown) => {
-          // Ctrl-C, SIGINT or the end of the input ends the walkthrough normally.
-          if (signal.aborted || error instanceof InputEndedError) return 'q';
+          // Ctrl-C, SIGINT, Escape or the end of the input ends the walkthrough normally.
+          if (
+            signal.aborted ||
+            error instanceof InputEndedError ||
+            error instanceof PromptCancelledError
+          )
+            return 'q';
           throw error;
         });
       if (text === 'q' || text === 'quit') break;

@@ -8,14 +8,14 @@ import { cleanText } from './cleanText.js';
 import { askField, showValue } from './formPrompts.js';
 import type { Screen } from './formPrompts.js';
 import { indentLines } from './layout.js';
-import { createLineReader } from './lineReader.js';
+import { createLineReader, PromptCancelledError } from './lineReader.js';
 import type { LineReader } from './lineReader.js';
 
 /** Where the terminal waitFor reads and writes. */
 export interface TerminalWaitForOptions {
   input?: Readable;
   output?: Writable;
-  /** Use an existing reader instead (shares one readline with the rest of a CLI). */
+  /** Use an existing reader instead (shares one input with the rest of a CLI). */
   reader?: LineReader;
 }
 
@@ -207,11 +207,12 @@ async function askApproval(
 }
 
 /**
- * A WaitFor for command-line hosts: each Request becomes prompts on a terminal (node:readline).
+ * A WaitFor for command-line hosts: each Request becomes prompts on a terminal (@clack/prompts).
  * Questions are asked one at a time in arrival order — several servers, or several questions of one
  * round, may ask at once. Forms render every field kind of the restricted schema and are checked
  * with `validateFormAnswer` before anything is sent; URL requests show the full URL and its host
- * and ask for consent — nothing is ever opened automatically. An abort ends the prompt as cancelled.
+ * and ask for consent — nothing is ever opened automatically. An abort ends the prompt as cancelled,
+ * and so does Escape.
  * Server text is printed only through cleanText: no escape sequence or control character of a
  * server ever reaches the terminal. Only the frame naming the asking server and the terminal's own
  * questions start at column 0; server text is indented and never left for the terminal to wrap,
@@ -241,6 +242,8 @@ export function createTerminalWaitFor(options: TerminalWaitForOptions = {}): Ter
       return await askApproval(screen, request, signal);
     } catch (error) {
       if (signal?.aborted) screen.print('\n(The server no longer needs this answer.)');
+      else if (error instanceof PromptCancelledError && error.key === 'escape')
+        screen.print('  (You cancelled this question with Escape.)');
       return cancel(request, error);
     }
   };
