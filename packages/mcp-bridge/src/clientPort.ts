@@ -77,8 +77,6 @@ export interface ClientPort {
     params: Record<string, unknown> | undefined,
     options: PortCallOptions,
   ): Promise<unknown>;
-  /** tools/list, one page: `list('tools/list', …)` with the options' `cursor`. */
-  listTools(options: PortCallOptions & { cursor?: string }): Promise<unknown>;
 }
 
 /** True for objects that look like an MCP client of either generation. */
@@ -97,13 +95,8 @@ export function createClientPort(client: object, v1Schemas?: V1Schemas): ClientP
   if (!isMcpClient(client))
     throw new BridgeError('invalid_options', 'Not an MCP Client (v1 or v2 SDK)');
   const loose = client as Loose;
-  const made =
+  const port =
     fn(loose, 'getProtocolEra') !== undefined ? createV2Port(loose) : createV1Port(loose);
-  const port: ClientPort = {
-    ...made,
-    listTools: ({ cursor, ...options }) =>
-      made.list('tools/list', cursor === undefined ? undefined : { cursor }, options),
-  };
   if (v1Schemas !== undefined) port.useSchemas(v1Schemas);
   return port;
 }

@@ -97,7 +97,5 @@ export function basePort(client: Loose) {
     registerCapabilities: (capabilities: Record<string, unknown>) =>
       void invoke(client, 'registerCapabilities', capabilities),
     list,
-    listTools: ({ cursor, ...options }: PortCallOptions & { cursor?: string }) =>
-      list('tools/list', cursor === undefined ? undefined : { cursor }, options),
   };
 }
