@@ -79,6 +79,8 @@ interface Terminal {
   prompt(): string;
   /** Answers the prompts in order: each answer is typed once its prompt (a regex) is open. */
   script(steps: Array<[RegExp, string]>): Promise<void>;
+  /** Types keys as they are, without Enter. */
+  type(keys: string): void;
 }
 
 const terminals: TerminalWaitFor[] = [];
@@ -103,6 +105,7 @@ function openTerminal(): Terminal {
     output: () => text,
     screen: () => replay(text).rows.join('\n'),
     prompt: () => openPrompt(replay(text)),
+    type: (keys) => input.write(keys),
     async script(steps) {
       for (const [prompt, line] of steps) {
         const pattern = new RegExp(`${prompt.source}\\s*$`);
@@ -314,6 +317,19 @@ describe('createTerminalWaitFor', () => {
     expect(output()).toContain('The server no longer needs this answer.');
     await script([[/Next one\?\nApprove.*\?/, 'y']]);
     expect(await next).toEqual({ id: 'q-4', ok: true });
+  });
+
+  it('cancels only the question Escape is pressed in, and goes on with the next', async () => {
+    const { terminal, script, output, prompt, type } = openTerminal();
+    const escaped = terminal.waitFor(formRequest('esc-1'));
+    const next = terminal.waitFor({ id: 'esc-2', kind: 'approval', prompt: 'Next one?' });
+    await expect.poll(prompt).toMatch(/\[a\]:$/);
+    // A lone ESC is the Escape key (the library waits a moment for more of a sequence first).
+    type('\u001b');
+    expect(await escaped).toMatchObject({ id: 'esc-1', ok: false, reason: 'cancelled' });
+    expect(output()).toContain('  (You cancelled this question with Escape.)');
+    await script([[/Next one\?\nApprove.*\?/, 'y']]);
+    expect(await next).toEqual({ id: 'esc-2', ok: true });
   });
 
   it('offers decline or cancel when the form schema is malformed', async () => {
