@@ -27,6 +27,7 @@ export default defineConfig(({ mode }) => ({
               replacement: packageSource('legacy-spec/src/index.ts'),
             },
             { find: /^@waitfor\/react$/, replacement: packageSource('react/src/index.ts') },
+            { find: /^@waitfor\/http\/client$/, replacement: packageSource('http/src/client.ts') },
           ]
         : [],
   },

@@ -1,4 +1,6 @@
+import { fileURLToPath } from 'node:url';
 import { startExample } from './host/startExample.js';
+import type { StartExampleOptions } from './host/startExample.js';
 
 const defaultPort = 5199;
 
@@ -13,6 +15,21 @@ function portFromArguments(argv: string[]): number {
 /** Whether the person asked for the console trace: `--trace`, or WAITFOR_TRACE=1. */
 const traceRequested = (argv: string[]) =>
   argv.includes('--trace') || process.env.WAITFOR_TRACE === '1';
+
+const defaultDataDir = fileURLToPath(new URL('../.waitfor-data', import.meta.url));
+
+/**
+ * The hosted mode (the default) keeps its questions in `--data-dir` (or WAITFOR_DATA_DIR, else
+ * apps/example/.waitfor-data); `--in-page` runs the MCP clients in the page instead.
+ */
+function modeFromArguments(argv: string[]): Pick<StartExampleOptions, 'hosted'> {
+  if (argv.includes('--in-page')) return {};
+  const index = argv.indexOf('--data-dir');
+  const dataDir = index >= 0 ? argv[index + 1] : process.env.WAITFOR_DATA_DIR;
+  if (index >= 0 && (dataDir === undefined || dataDir.startsWith('--')))
+    throw new Error('--data-dir needs a folder');
+  return { hosted: { dataDir: dataDir ?? defaultDataDir } };
+}
 
 async function main(argv: string[]): Promise<void> {
   const controller = new AbortController();
@@ -30,12 +47,19 @@ async function main(argv: string[]): Promise<void> {
     process.exit(0);
   }
   const port = portFromArguments(argv);
-  const example = await startExample({ port }).catch((error: unknown) => {
+  const mode = modeFromArguments(argv);
+  const example = await startExample({ port, ...mode }).catch((error: unknown) => {
     if ((error as { code?: string }).code !== 'EADDRINUSE' || argv.includes('--port')) throw error;
     console.log(`Port ${port} is busy; picking a free one.`);
-    return startExample({ port: 0 });
+    return startExample({ port: 0, ...mode });
   });
   console.log(`waitfor example is running: ${example.url}`);
+  console.log(
+    mode.hosted === undefined
+      ? '  in-page mode: the MCP clients run in the page'
+      : `  hosted mode: the MCP clients run here; questions are kept in ${mode.hosted.dataDir}` +
+          '\n  (the in-page mode: add ?mode=page to the page address, or start with --in-page)',
+  );
   for (const server of example.servers)
     console.log(`  ${server.name} (${server.era} era): ${server.url}`);
   console.log('Press Ctrl-C to stop.');

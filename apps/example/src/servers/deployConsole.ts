@@ -12,9 +12,13 @@ import type { RunningServer } from './travelDesk.js';
  * Starts the modern-era Deploy Console on 127.0.0.1 over Streamable HTTP (stateless POSTs, no
  * sessions). It refuses 2025-era traffic so the example shows one server of each era.
  */
-export async function startDeployConsole(options: { port?: number } = {}): Promise<RunningServer> {
-  // One process serves every round of a flow, so a per-process key is enough to sign the state.
-  const codec = createRequestStateCodec<DeployState>({ key: randomBytes(32), ttlSeconds: 15 * 60 });
+export async function startDeployConsole(
+  options: { port?: number; key?: Uint8Array } = {},
+): Promise<RunningServer> {
+  // One process serves every round of a flow, so a per-process key is enough to sign the state —
+  // unless a host resumes a flow after a restart (the hosted mode keeps its key in its data folder).
+  const key = options.key ?? randomBytes(32);
+  const codec = createRequestStateCodec<DeployState>({ key, ttlSeconds: 15 * 60 });
   const mcp = toNodeHandler(
     createMcpHandler(() => createDeployConsole(codec), { legacy: 'reject' }),
   );

@@ -46,6 +46,10 @@ const english = {
   cancelledCall: 'Cancelled: the call was stopped and its questions withdrawn.',
   disconnectedCall: '{server} disconnected: the call ended and its questions were withdrawn.',
   declinedCall: 'You declined, so the tool did not go on.',
+  hostedIntro:
+    'Two MCP servers — one of the 2025 (legacy) era, one of the 2026 (modern) era — and a tool of this app itself ask you questions. Their clients run on the host, which keeps every open question: reload, or open this page in a second browser, and the same list is there.',
+  inbox: 'Question inbox',
+  progress: 'Progress of {tool}',
 };
 
 /** The keys of the page's own texts. */
@@ -96,6 +100,10 @@ const german: Record<PageTextKey, string> = {
   cancelledCall: 'Abgebrochen: Der Aufruf wurde beendet und seine Fragen zurückgezogen.',
   disconnectedCall: '{server} ist getrennt: Der Aufruf endete, seine Fragen wurden zurückgezogen.',
   declinedCall: 'Sie haben abgelehnt, also ging das Werkzeug nicht weiter.',
+  hostedIntro:
+    'Zwei MCP-Server — einer aus der Ära 2025 (legacy), einer aus der Ära 2026 (modern) — und ein Werkzeug dieser App selbst stellen Ihnen Fragen. Ihre Clients laufen auf dem Host, der jede offene Frage aufbewahrt: Laden Sie neu oder öffnen Sie diese Seite in einem zweiten Browser, und dieselbe Liste ist da.',
+  inbox: 'Fragen-Eingang',
+  progress: 'Fortschritt von {tool}',
 };
 
 /** The languages the page ships. */

@@ -1,0 +1,97 @@
+import type { HostedSession } from './hostedSession.js';
+
+/** Where the page's small API lives, next to the inbox endpoint (`/api/inbox`). */
+export const apiPath = '/api';
+
+// A run or cancel body is a few names; anything larger is refused unread.
+const maxBodyBytes = 4_096;
+
+const json = (status: number, body: unknown): Response =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+  });
+
+const refuse = (status: number, error: string, message: string): Response =>
+  json(status, { error, message });
+
+/** Reads a JSON body with a cap (never buffered whole); undefined when over it. */
+async function readCapped(request: Request): Promise<string | undefined> {
+  const reader = request.body?.getReader();
+  if (reader === undefined) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBodyBytes) {
+      await reader.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+/** A string property of a parsed body, own keys only. */
+const field = (body: unknown, key: string): string | undefined => {
+  if (typeof body !== 'object' || body === null || !Object.hasOwn(body, key)) return undefined;
+  const value = (body as Record<string, unknown>)[key];
+  return typeof value === 'string' && value.length <= 200 ? value : undefined;
+};
+
+/**
+ * The page's API in the hosted mode, with the inbox endpoint's rules: a foreign `Origin` is refused
+ * (403), a POST needs an allowed `Origin` and `application/json` (415), a body over 4 KiB is 413,
+ * malformed JSON 400 with nothing started.
+ *
+ * - `GET /api/servers` → `{ servers }`: each server's connection state and tools (and this app's)
+ * - `GET /api/calls` → `{ calls }`: every call, newest first, with its status, result and progress
+ * - `POST /api/calls` `{ server, tool }` → `201 { call }`
+ * - `POST /api/calls/<id>/cancel` `{}` → `{ cancelled: true }` (404 when not running)
+ */
+export function createHostedApi(
+  session: HostedSession,
+  allowedOrigins: readonly string[],
+): (request: Request) => Promise<Response> {
+  const allowed = new Set(allowedOrigins);
+  return async (request) => {
+    const path = new URL(request.url).pathname.slice(apiPath.length);
+    const origin = request.headers.get('origin');
+    if (origin !== null && !allowed.has(origin))
+      return refuse(403, 'refused', 'This origin may not use the example host.');
+    if (request.method === 'GET') {
+      if (path === '/servers') return json(200, { servers: session.servers() });
+      if (path === '/calls') return json(200, { calls: session.calls() });
+      return refuse(404, 'not_found', 'No such route.');
+    }
+    if (request.method !== 'POST') return refuse(405, 'refused', 'GET or POST only.');
+    if (origin === null) return refuse(403, 'refused', 'A POST needs an allowed Origin.');
+    const type = request.headers.get('content-type') ?? '';
+    if (!/^application\/json\s*(;|$)/i.test(type))
+      return refuse(415, 'invalid_body', 'The body must be application/json.');
+    const text = await readCapped(request);
+    if (text === undefined) return refuse(413, 'invalid_body', 'The body is too large.');
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return refuse(400, 'invalid_body', 'The body is not JSON.');
+    }
+    if (path === '/calls') {
+      const server = field(body, 'server');
+      const tool = field(body, 'tool');
+      if (server === undefined || tool === undefined)
+        return refuse(400, 'invalid_body', 'Name a server and a tool.');
+      const call = session.run(server, tool);
+      return call === undefined ? refuse(404, 'not_found', 'No such tool.') : json(201, { call });
+    }
+    const cancel = /^\/calls\/([^/]{1,100})\/cancel$/.exec(path);
+    if (cancel !== null)
+      return session.cancel(cancel[1]!)
+        ? json(200, { cancelled: true })
+        : refuse(404, 'not_found', 'No such call is running.');
+    return refuse(404, 'not_found', 'No such route.');
+  };
+}

@@ -1,0 +1,187 @@
+import { execFile, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { artifacts } from './browserExample.js';
+
+const appDir = fileURLToPath(new URL('..', import.meta.url));
+const vite = fileURLToPath(new URL('../node_modules/.bin/vite', import.meta.url));
+const child = fileURLToPath(new URL('./hostedChild.ts', import.meta.url));
+
+/** Starts the hosted example in its own process; resolves with its URL once it listens. */
+async function startHost(
+  dataDir: string,
+  dist: string,
+  port: number,
+): Promise<{ process: ChildProcess; url: string }> {
+  // Node itself with tsx's loader (not the tsx CLI, which runs a second process): the pid killed
+  // is the host's.
+  const host = spawn(process.execPath, ['--import', 'tsx', child, dataDir, dist, String(port)], {
+    cwd: appDir,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: host.stdout! });
+  const url = await new Promise<string>((resolve, reject) => {
+    host.once('exit', (code) => reject(new Error(`The host exited (${code}) before it listened`)));
+    lines.once('line', (line) => resolve((JSON.parse(line) as { url: string }).url));
+  });
+  return { process: host, url };
+}
+
+/** Ends a host process at once, as a crash would (SIGKILL), and waits until it is gone. */
+async function kill(host: ChildProcess): Promise<void> {
+  if (host.exitCode !== null || host.signalCode !== null) return;
+  const exited = new Promise((resolve) => host.once('exit', resolve));
+  host.kill('SIGKILL');
+  await exited;
+}
+
+describe('the hosted mode in Chromium: two pages, a reload, the host killed and restarted', () => {
+  let work: string;
+  let dist: string;
+  let dataDir: string;
+  let host: { process: ChildProcess; url: string } | undefined;
+  let browser: Browser;
+  let first: Page;
+  let second: Page;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'waitfor-hosted-'));
+    dist = process.env.EXAMPLE_DIST ?? join(work, 'dist');
+    dataDir = join(work, 'data');
+    if (process.env.EXAMPLE_DIST === undefined) {
+      const args = ['build', '--mode', 'source', '--outDir', dist, '--logLevel', 'warn'];
+      await promisify(execFile)(vite, args, { cwd: appDir });
+    }
+    await mkdir(artifacts, { recursive: true });
+    host = await startHost(dataDir, dist, 0);
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run'],
+    });
+    // Two browser contexts: two people's browsers (no shared storage), one scope.
+    first = await (await browser.newContext({ viewport: { width: 1360, height: 900 } })).newPage();
+    second = await (await browser.newContext({ viewport: { width: 1360, height: 900 } })).newPage();
+    for (const page of [first, second])
+      page.on('pageerror', (error) => pageErrors.push(error.message));
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    if (host !== undefined) await kill(host.process);
+    if (work !== undefined) await rm(work, { recursive: true, force: true });
+  });
+
+  const question = (page: Page, text: string) =>
+    page.locator('.waitfor-item').filter({ hasText: text });
+  const result = (page: Page, tool: string) => page.locator(`li.call[data-tool="${tool}"]`).first();
+  // The first connection line is the inbox's (the page's stream to the host).
+  const inboxState = (page: Page) =>
+    page.locator('.waitfor-connection').first().getAttribute('data-waitfor-state');
+  const replicas = 'How many replicas should search-api run?';
+
+  it('shows each server connected and the inbox connected, in both pages', async () => {
+    for (const page of [first, second]) {
+      await page.goto(host!.url);
+      const deployConsole = page.getByRole('article', { name: 'Deploy Console' });
+      await expect
+        .poll(() => deployConsole.getByRole('button', { name: /^Run / }).count(), {
+          timeout: 30_000,
+        })
+        .toBe(2);
+      await expect
+        .poll(() => page.locator('.waitfor-connection').allTextContents(), { timeout: 20_000 })
+        .toEqual([
+          expect.stringContaining('Connected'),
+          expect.stringContaining('Connected'),
+          expect.stringContaining('Connected'),
+        ]);
+    }
+    await first.screenshot({
+      path: join(artifacts, 'example-hosted-connected.png'),
+      fullPage: true,
+    });
+  });
+
+  it('answer in one page: the question leaves the other and the tool completes', async () => {
+    await first
+      .getByRole('article', { name: 'This app' })
+      .getByRole('button', { name: 'Run Plan a trip budget' })
+      .click();
+    // Asked on the host: both pages list it.
+    const plan = 'Plan a trip budget: when do you travel';
+    for (const page of [first, second])
+      await expect.poll(() => question(page, plan).count(), { timeout: 20_000 }).toBe(1);
+    const form = question(first, plan);
+    await form.getByLabel('Departure date').fill('2027-03-14');
+    await form.getByLabel('Return date').fill('2027-03-18');
+    await form.getByRole('button', { name: 'Accept' }).click();
+    const approval = question(second, 'Save a budget of');
+    await expect.poll(() => approval.count(), { timeout: 20_000 }).toBe(1);
+    await second.screenshot({
+      path: join(artifacts, 'example-hosted-second-page.png'),
+      fullPage: true,
+    });
+    await approval.getByRole('button', { name: 'Approve' }).click();
+    // Answered in the second page: it leaves the first, and the tool completes (both pages show it).
+    await expect
+      .poll(() => question(first, 'Save a budget of').count(), { timeout: 20_000 })
+      .toBe(0);
+    for (const page of [first, second])
+      await expect
+        .poll(() => result(page, 'plan_trip_budget').locator('.status').textContent(), {
+          timeout: 20_000,
+        })
+        .toBe('done');
+  });
+
+  it('a reload keeps an open question; the host killed (-9) and restarted, the modern-era call completes after the answer', async () => {
+    const deployConsole = first.getByRole('article', { name: 'Deploy Console' });
+    await deployConsole.getByRole('button', { name: 'Run Scale a service' }).click();
+    await expect.poll(() => question(first, replicas).count(), { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => question(second, replicas).count(), { timeout: 20_000 }).toBe(1);
+
+    await first.reload();
+    await expect.poll(() => question(first, replicas).count(), { timeout: 20_000 }).toBe(1);
+    await first.screenshot({
+      path: join(artifacts, 'example-hosted-reloaded.png'),
+      fullPage: true,
+    });
+
+    // The host dies mid-question and starts again on the same port and data folder.
+    const port = Number(new URL(host!.url).port);
+    await kill(host!.process);
+    await expect.poll(() => inboxState(first), { timeout: 20_000 }).not.toBe('connected');
+    host = await startHost(dataDir, dist, port);
+    // The pages' remote inboxes reconnect by themselves; the question is still open.
+    for (const page of [first, second]) {
+      await expect.poll(() => inboxState(page), { timeout: 60_000 }).toBe('connected');
+      await expect.poll(() => question(page, replicas).count(), { timeout: 20_000 }).toBe(1);
+    }
+    await second.screenshot({
+      path: join(artifacts, 'example-hosted-restarted.png'),
+      fullPage: true,
+    });
+    const scale = question(first, replicas);
+    await scale.getByRole('spinbutton', { name: 'Replicas' }).fill('4');
+    await scale.getByRole('button', { name: 'Accept' }).click();
+    await expect.poll(() => question(second, replicas).count(), { timeout: 20_000 }).toBe(0);
+    for (const page of [first, second])
+      await expect
+        .poll(() => result(page, 'scale_service').locator('.call-text').textContent(), {
+          timeout: 30_000,
+        })
+        .toBe('Scaled search-api to 4 replicas.');
+    await first.screenshot({ path: join(artifacts, 'example-hosted-resumed.png'), fullPage: true });
+    expect(pageErrors).toEqual([]);
+  });
+});
