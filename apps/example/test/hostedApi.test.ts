@@ -1,0 +1,97 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startExample } from '../src/host/startExample.js';
+import type { RunningExample } from '../src/host/startExample.js';
+
+describe("the hosted mode's /api, against the running host", () => {
+  let work: string;
+  let example: RunningExample;
+  let origin: string;
+
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'waitfor-hosted-api-'));
+    example = await startExample({ port: 0, hosted: { dataDir: join(work, 'data') } });
+    origin = new URL(example.url).origin;
+  }, 60_000);
+
+  afterAll(async () => {
+    await example?.close();
+    if (work !== undefined) await rm(work, { recursive: true, force: true });
+  });
+
+  const api = (path: string, init: RequestInit = {}) => fetch(new URL(path, example.url), init);
+  const post = (path: string, body: BodyInit, headers: Record<string, string> = {}) =>
+    api(path, {
+      method: 'POST',
+      body,
+      headers: { origin, 'content-type': 'application/json', ...headers },
+    });
+  const calls = async () =>
+    ((await (await api('/api/calls')).json()) as { calls: { id: string; status: string }[] }).calls;
+
+  it('lists both servers connected, with their tools, and this app', async () => {
+    const body = (await (await api('/api/servers')).json()) as {
+      servers: { name: string; state: string; tools: unknown[] }[];
+    };
+    expect(body.servers.map(({ name, state }) => [name, state])).toEqual([
+      ['Travel Desk', 'connected'],
+      ['Deploy Console', 'connected'],
+      ['This app', 'connected'],
+    ]);
+    expect(example.mode).toBe('hosted');
+  });
+
+  it('refuses a foreign Origin, a POST without one, a non-JSON type, 1 MB, malformed JSON — nothing started', async () => {
+    expect((await api('/api/calls', { headers: { origin: 'https://evil.example' } })).status).toBe(
+      403,
+    );
+    expect(
+      (await api('/api/inbox/requests', { headers: { origin: 'https://evil.example' } })).status,
+    ).toBe(403);
+    const run = JSON.stringify({ server: 'This app', tool: 'plan_trip_budget' });
+    expect((await post('/api/calls', run, { origin: 'https://evil.example' })).status).toBe(403);
+    expect(
+      (
+        await api('/api/calls', {
+          method: 'POST',
+          body: run,
+          headers: { 'content-type': 'application/json' },
+        })
+      ).status,
+    ).toBe(403);
+    expect((await post('/api/calls', run, { 'content-type': 'text/plain' })).status).toBe(415);
+    expect((await post('/api/calls', 'x'.repeat(1024 * 1024))).status).toBe(413);
+    const malformed = await post('/api/calls', '{"server":');
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toMatchObject({ error: 'invalid_body' });
+    expect((await post('/api/calls', JSON.stringify({ server: 'This app' }))).status).toBe(400);
+    expect(
+      (await post('/api/calls', JSON.stringify({ server: 'This app', tool: 'toString' }))).status,
+    ).toBe(404);
+    expect((await post('/api/calls/nope/cancel', '{}')).status).toBe(404);
+    expect(await calls()).toEqual([]);
+  });
+
+  it("runs this app's tool; its question is in the inbox; Cancel call ends it and withdraws the question", async () => {
+    const started = await post(
+      '/api/calls',
+      JSON.stringify({ server: 'This app', tool: 'plan_trip_budget' }),
+    );
+    expect(started.status).toBe(201);
+    const { call } = (await started.json()) as { call: { id: string; status: string } };
+    expect(call.status).toBe('running');
+    const open = async () =>
+      ((await (await api('/api/inbox/requests')).json()) as { requests: unknown[] }).requests
+        .length;
+    await expect.poll(open, { timeout: 20_000 }).toBe(1);
+    expect((await post(`/api/calls/${call.id}/cancel`, '{}')).status).toBe(200);
+    await expect.poll(open, { timeout: 20_000 }).toBe(0);
+    await expect
+      .poll(async () => (await calls()).find((entry) => entry.id === call.id)?.status, {
+        timeout: 20_000,
+      })
+      .toBe('cancelled');
+  });
+});
