@@ -537,6 +537,16 @@ describe('createLineReader', () => {
     reader.close();
   });
 
+  it('ends the input on Ctrl-D, as a line-reading terminal does', async () => {
+    const { input, reader, nextPrompt } = openReader();
+    const asked = reader.ask('Anything? ');
+    await nextPrompt();
+    input.write('\u0004');
+    await expect(asked).rejects.toBeInstanceOf(InputEndedError);
+    expect(reader.ended).toBe(true);
+    reader.close();
+  });
+
   it('tells Ctrl-C (the person stops) from Escape (this prompt only)', async () => {
     let interrupts = 0;
     const { input, reader, nextPrompt } = openReader(() => (interrupts += 1));

@@ -57,9 +57,11 @@ export function createLineReader(
   input.once('end', end);
   input.once('close', end);
   // The library answers Ctrl-C and Escape alike (a cancelled prompt): the last key tells which.
+  // In raw mode Ctrl-D is a key, not the end of the input: it ends the input here, as on a line.
   let interrupted = false;
   const onKey = (_text: string | undefined, key: { ctrl?: boolean; name?: string } | undefined) => {
     if (key?.ctrl === true && key.name === 'c') interrupted = true;
+    if (key?.ctrl === true && key.name === 'd') end();
   };
   emitKeypressEvents(input);
   input.on('keypress', onKey);
