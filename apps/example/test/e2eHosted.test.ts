@@ -144,6 +144,31 @@ describe('the hosted mode in Chromium: two pages, a reload, the host killed and 
         .toBe('done');
   });
 
+  it("shows a call's progress in both pages; Cancel call withdraws its question from both", async () => {
+    const travelDesk = first.getByRole('article', { name: 'Travel Desk' });
+    await travelDesk.getByRole('button', { name: 'Run Book a trip' }).click();
+    const trip = 'Where and when would you like to travel?';
+    for (const page of [first, second]) {
+      await expect.poll(() => question(page, trip).count(), { timeout: 20_000 }).toBe(1);
+      const bar = result(page, 'book_trip').getByRole('progressbar', {
+        name: 'Progress of Book a trip',
+      });
+      await expect.poll(() => bar.getAttribute('value'), { timeout: 20_000 }).toBe('1');
+      expect(await bar.getAttribute('max')).toBe('2');
+    }
+    await second.screenshot({
+      path: join(artifacts, 'example-hosted-progress.png'),
+      fullPage: true,
+    });
+    await second.getByRole('button', { name: 'Cancel call: Book a trip' }).click();
+    for (const page of [first, second]) {
+      await expect.poll(() => question(page, trip).count(), { timeout: 20_000 }).toBe(0);
+      await expect
+        .poll(() => result(page, 'book_trip').locator('.status').textContent(), { timeout: 20_000 })
+        .toBe('cancelled');
+    }
+  });
+
   it('a reload keeps an open question; the host killed (-9) and restarted, the modern-era call completes after the answer', async () => {
     const deployConsole = first.getByRole('article', { name: 'Deploy Console' });
     await deployConsole.getByRole('button', { name: 'Run Scale a service' }).click();

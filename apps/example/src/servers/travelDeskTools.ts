@@ -90,6 +90,17 @@ export function createTravelDesk(context: TravelDeskContext): McpServer {
       inputSchema: {},
     },
     async (_arguments, extra) => {
+      // Progress for a client that asked for it (a progress token): step 1 of 2 while the person
+      // answers, step 2 once the booking is made.
+      const token = extra._meta?.progressToken;
+      const progress = async (step: number, message: string) => {
+        if (token !== undefined)
+          await extra.sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken: token, progress: step, total: 2, message },
+          });
+      };
+      await progress(1, 'Waiting for your travel plans');
       const answer = await server.server.elicitInput(
         {
           mode: 'form',
@@ -110,6 +121,7 @@ export function createTravelDesk(context: TravelDeskContext): McpServer {
         ? trip.extras.map((item) => extraNames[String(item)] ?? item)
         : [];
       const confirmation = `TD-${randomUUID().slice(0, 6).toUpperCase()}`;
+      await progress(2, 'Booked');
       return text(
         `Booked ${String(trip.nights)} nights in ${destinations[String(trip.destination)] ?? String(trip.destination)} ` +
           `from ${String(trip.departure)}, ${String(trip.cabin)} cabin` +
