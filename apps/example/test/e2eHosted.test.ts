@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifacts } from './browserExample.js';
+import { artifacts, violations } from './browserExample.js';
 
 const appDir = fileURLToPath(new URL('..', import.meta.url));
 const vite = fileURLToPath(new URL('../node_modules/.bin/vite', import.meta.url));
@@ -160,6 +160,8 @@ describe('the hosted mode in Chromium: two pages, a reload, the host killed and 
       path: join(artifacts, 'example-hosted-progress.png'),
       fullPage: true,
     });
+    // The hosted views (the inbox's connection line, a call's progress) pass axe-core too.
+    expect(await violations(second)).toEqual([]);
     await second.getByRole('button', { name: 'Cancel call: Book a trip' }).click();
     for (const page of [first, second]) {
       await expect.poll(() => question(page, trip).count(), { timeout: 20_000 }).toBe(0);
