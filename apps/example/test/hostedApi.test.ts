@@ -94,4 +94,26 @@ describe("the hosted mode's /api, against the running host", () => {
       })
       .toBe('cancelled');
   });
+
+  it('Cancel call on a durable (modern-era) call cancels its question; the call reads cancelled', async () => {
+    const started = await post(
+      '/api/calls',
+      JSON.stringify({ server: 'Deploy Console', tool: 'scale_service' }),
+    );
+    const { call } = (await started.json()) as { call: { id: string } };
+    const open = async () =>
+      ((await (await api('/api/inbox/requests')).json()) as { requests: unknown[] }).requests
+        .length;
+    await expect.poll(open, { timeout: 20_000 }).toBe(1);
+    await expect
+      .poll(async () => (await calls()).find((entry) => entry.id === call.id), { timeout: 20_000 })
+      .toMatchObject({ durableId: expect.any(String) });
+    expect((await post(`/api/calls/${call.id}/cancel`, '{}')).status).toBe(200);
+    await expect.poll(open, { timeout: 20_000 }).toBe(0);
+    await expect
+      .poll(async () => (await calls()).find((entry) => entry.id === call.id)?.status, {
+        timeout: 20_000,
+      })
+      .toBe('cancelled');
+  });
 });

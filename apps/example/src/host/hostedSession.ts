@@ -120,10 +120,16 @@ export async function startHostedSession(
   };
 
   /** Awaits a durable call's result and records it. */
+  // Durable calls the person cancelled: the server still answers (with the cancelled questions),
+  // but the call reads cancelled, as a cancelled call does in the in-page mode.
+  const cancelled = new Set<string>();
   const awaitDurable = (call: HostedCall, durableId: string) => {
     durable.result(durableId).then(
       (result) =>
-        finish(call, { status: isToolError(result) ? 'failed' : 'done', text: resultText(result) }),
+        finish(call, {
+          status: cancelled.delete(call.id) ? 'cancelled' : isToolError(result) ? 'failed' : 'done',
+          text: resultText(result),
+        }),
       (error: unknown) => finish(call, { status: 'failed', text: readableError(error) }),
     );
   };
@@ -245,6 +251,7 @@ export async function startHostedSession(
         return true;
       }
       // A durable call holds no process: its open questions are cancelled, and it resumes so.
+      cancelled.add(id);
       for (const request of inbox.getSnapshot()) {
         const origin = request.data?.origin;
         if (origin?.server === call.server && origin.tool === call.tool) inbox.cancel(request.id);
