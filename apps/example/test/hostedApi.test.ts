@@ -82,6 +82,13 @@ describe("the hosted mode's /api, against the running host", () => {
     expect(started.status).toBe(201);
     const { call } = (await started.json()) as { call: { id: string; status: string } };
     expect(call.status).toBe('running');
+    // Run again while it runs: the same call, nothing more started.
+    const again = await post(
+      '/api/calls',
+      JSON.stringify({ server: 'This app', tool: 'plan_trip_budget' }),
+    );
+    expect(((await again.json()) as { call: { id: string } }).call.id).toBe(call.id);
+    expect(await calls()).toHaveLength(1);
     const open = async () =>
       ((await (await api('/api/inbox/requests')).json()) as { requests: unknown[] }).requests
         .length;

@@ -34,7 +34,7 @@ export interface HostedSession {
   inbox: StoreInbox;
   servers(): HostedServer[];
   calls(): HostedCall[];
-  /** Starts a call; undefined when no such tool is listed. */
+  /** Starts a call (or returns the tool's call already running); undefined when no such tool is listed. */
   run(server: string, tool: string): HostedCall | undefined;
   /** Cancels a running call (false: no such call running). */
   cancel(id: string): boolean;
@@ -232,6 +232,13 @@ export async function startHostedSession(
         .find((entry) => entry.name === server)
         ?.tools.find((entry) => entry.name === tool);
       if (listed === undefined) return undefined;
+      // One call per tool at a time (as Run in the page): a page cannot pile up running calls.
+      const running = book
+        .list()
+        .find(
+          (entry) => entry.status === 'running' && entry.server === server && entry.tool === tool,
+        );
+      if (running !== undefined) return running;
       const call: HostedCall = {
         id: randomUUID(),
         server,
