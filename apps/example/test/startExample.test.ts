@@ -74,9 +74,13 @@ describe('the start command', () => {
   });
 
   it('prints the URL and stops everything on SIGINT and SIGTERM', async () => {
+    // The start command's hosted mode keeps its questions in a data folder: a fresh one here, so
+    // the test never shares the example's own folder with a running example.
+    const dataDir = await mkdtemp(join(tmpdir(), 'waitfor-start-'));
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       const child = spawn(tsx, ['--tsconfig', tsconfig, 'src/main.ts', '--port', '0'], {
         cwd: appDir,
+        env: { ...process.env, WAITFOR_DATA_DIR: dataDir },
         stdio: ['ignore', 'pipe', 'pipe'],
         detached: true,
       });
@@ -88,6 +92,7 @@ describe('the start command', () => {
         child.once('exit', (code) => resolve(code)),
       );
       await expect.poll(() => output, { timeout: 30_000 }).toContain('Press Ctrl-C to stop.');
+      expect(output).toContain(`questions are kept in ${dataDir}`);
       const urls = [...output.matchAll(/http:\/\/127\.0\.0\.1:\d+\/?(?:mcp)?/g)].map(
         (match) => match[0],
       );
@@ -101,5 +106,6 @@ describe('the start command', () => {
       expect(await exited).toBe(0);
       for (const url of urls) await expect(fetch(url)).rejects.toThrow();
     }
+    await rm(dataDir, { recursive: true, force: true });
   });
 });
