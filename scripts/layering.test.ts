@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
-// The layering of design.md is enforced by eslint's no-restricted-imports. These cases lint a line of
+// The layering of docs/architecture.md is enforced by eslint's no-restricted-imports. These cases lint a line of
 // source as if it sat in each package, so a rule that stops biting fails here.
 const eslint = new ESLint({ cwd: new URL('..', import.meta.url).pathname });
 

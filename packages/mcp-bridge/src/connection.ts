@@ -1,8 +1,9 @@
 /**
  * A few-line connect on the v2 client: capabilities declared honestly, the waitFor attached before
  * connecting, the era negotiated (`auto`: probe with server/discover and fall back to initialize,
- * spec-digest §2.1), and call functions bound to the connection. Over Streamable HTTP it takes the
- * transport's options (headers, fetch, OAuth), shows its state and reconnects with backoff.
+ * as the spec's SEP-2575 section on statelessness says), and call functions bound to the
+ * connection. Over Streamable HTTP it takes the transport's options (headers, fetch, OAuth), shows
+ * its state and reconnects with backoff.
  */
 import type {
   AuthProvider,
@@ -28,13 +29,13 @@ import { BridgeError, messageOf } from './bridgeError';
 import type { CallOptions, DurableCallOptions, DurableOutcome, ResumeOptions } from './calls';
 import type { Suspension } from './eras/modern/suspension';
 import { elicitationCapabilities } from './capabilities';
-import { MODERN_PROTOCOL_VERSION } from './protocol';
+import { MODERN_PROTOCOL_VERSION, type ProtocolEra } from './protocol';
 import { backoffDelay, pause, type ReconnectOptions } from './connect/backoff';
 import { guardWaitFor } from './connect/guardedWaitFor';
 import { createConnectionState, type ConnectionState } from './connect/state';
 
 /** Which era to speak: negotiate (`auto`, default), or pin one. */
-export type EraChoice = 'auto' | 'legacy' | 'modern';
+export type EraChoice = 'auto' | ProtocolEra;
 
 /** Options of connect. */
 export interface ConnectOptions extends Omit<AttachOptions, 'waitFor' | 'v1Schemas'> {
@@ -72,7 +73,7 @@ export interface HttpTarget {
 export interface Connection {
   /** The v2 `Client` (for anything the bridge does not wrap). */
   readonly client: object;
-  readonly era: 'legacy' | 'modern';
+  readonly era: ProtocolEra;
   readonly serverName: string;
   /** The bridge attached to the client (open Requests, events). */
   readonly attachment: Attachment & Pick<Bridge, 'openRequests' | 'on'>;

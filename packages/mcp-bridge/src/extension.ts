@@ -4,15 +4,13 @@ import { askOnce, buildElicitationRequest, type AskHooks } from './askPerson';
 import { BridgeError } from './bridgeError';
 import { callOrigin } from './eras/era';
 import type { ElicitationMode } from './capabilities';
-
-/** The three methods whose calls the bridge issues (and that may ask the person). */
-export type CallMethod = 'tools/call' | 'prompts/get' | 'resources/read';
+import type { CallMethod, ProtocolEra } from './protocol';
 
 /** One call the bridge issues, as extensions see it in `aroundCall`. */
 export interface CallInfo {
   method: CallMethod;
   params: Record<string, unknown>;
-  era: 'legacy' | 'modern';
+  era: ProtocolEra;
   serverName: string;
   /** The waitFor that answers this call's questions (the call's own, else the attachment's). */
   waitFor: WaitFor;
@@ -43,7 +41,7 @@ export interface HostAskOptions {
 /** What an extension gets from the bridge for one attached client. */
 export interface ExtensionHost {
   /** Era of the attached connection, read when accessed (the client may connect after attach). */
-  readonly era: 'legacy' | 'modern';
+  readonly era: ProtocolEra;
   /** The server's name: `options.serverName`, else serverInfo name, read when accessed. */
   readonly serverName: string;
   /** The host's waitFor, as attached. */

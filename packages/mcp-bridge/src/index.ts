@@ -34,14 +34,13 @@ export type {
   BridgeEvents,
   BridgeExtension,
   CallInfo,
-  CallMethod,
   ExtensionHost,
   HostAskOptions,
 } from './extension';
 export type { V1Schemas } from './clientPort';
 export { connect } from './connection';
 export { LEGACY_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSION } from './protocol';
-export type { ProtocolEra, SdkGeneration } from './protocol';
+export type { CallMethod, ProtocolEra, SdkGeneration } from './protocol';
 export type { ConnectOptions, Connection, EraChoice, HttpTarget } from './connection';
 export { CONNECTION_LOST } from './connect/guardedWaitFor';
 export type { ReconnectOptions } from './connect/backoff';

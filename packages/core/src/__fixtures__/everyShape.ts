@@ -1,4 +1,4 @@
-/** Every shape of the restricted schema (spec-digest §1.4), as a server sends it. */
+/** Every shape of the restricted schema (the spec's form mode, ElicitRequestFormParams) as sent. */
 export const everyShape = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   type: 'object',
