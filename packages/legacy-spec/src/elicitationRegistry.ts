@@ -84,9 +84,6 @@ interface Entry {
   pending: number;
   /** A call ended normally for it, or none asked: consent may wait for a late completion. */
   graced: boolean;
-  /** Resolves when it leaves open/consented. */
-  done: Promise<void>;
-  settle(): void;
 }
 
 /** Settled entries kept so a repeated completion is still recognised; older ones are dropped. */
@@ -99,8 +96,6 @@ const publicView = ({
   scope: _scope,
   pending: _pending,
   graced: _graced,
-  done: _done,
-  settle: _settle,
   ...view
 }: Entry): UrlElicitation => view;
 
@@ -126,7 +121,6 @@ export function createElicitationRegistry(completionTimeoutMs: number) {
     entry.state = state;
     if (reason) entry.reason = reason;
     if (isLive(entry)) return;
-    entry.settle();
     settled.add(entry);
     for (const old of settled) {
       if (settled.size <= keptSettledEntries) break;
@@ -165,13 +159,15 @@ export function createElicitationRegistry(completionTimeoutMs: number) {
       if (!entries.some(isLive)) return resolve(undefined);
       const end = (code?: LegacySpecErrorCode) => {
         cancel();
+        off();
         signal?.removeEventListener('abort', onAbort);
         resolve(code);
       };
       const onAbort = () => end('aborted');
       // Infinity (or NaN) arms no timer at all; a longer wait than one timer holds is chained.
       const cancel = schedule(timeoutMs, () => end('completion_timeout'));
-      void Promise.all(entries.map((entry) => entry.done)).then(() => end());
+      // Every change of state is published: the wait looks again then.
+      const off = listeners.add(() => entries.some(isLive) || end());
       signal?.addEventListener('abort', onAbort);
       if (signal?.aborted) onAbort();
     });
@@ -201,7 +197,6 @@ export function createElicitationRegistry(completionTimeoutMs: number) {
           pending: calls.length,
           graced: !calls.length,
         } as Entry;
-        entry.done = new Promise((resolve) => (entry.settle = resolve));
         byRequest.set(request.id, entry);
         byElicitation.set(elicitationId, entry);
         inScope.set(elicitationId, entry);
@@ -279,7 +274,7 @@ export function createElicitationRegistry(completionTimeoutMs: number) {
       const elicitationId = entry?.elicitationId ?? id;
       throw new LegacySpecError(
         code ?? 'elicitation_closed',
-        `URL elicitation "${elicitationId}": ${code ?? `closed (${entry?.reason})`}.`,
+        `URL elicitation "${elicitationId}": ${code ?? `closed (${entry?.reason})`}`,
         { cause: code === 'aborted' ? options.signal?.reason : undefined, elicitationId },
       );
     },

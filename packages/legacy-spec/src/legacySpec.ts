@@ -20,26 +20,20 @@
  *   listeners alike).
  */
 import { accept, type Answer, type Request } from '@waitfor/core';
-import {
-  BridgeError,
-  type BridgeExtension,
-  type CallInfo,
-  type ExtensionHost,
-} from '@waitfor/mcp-bridge';
+import type { BridgeExtension, CallInfo, ExtensionHost } from '@waitfor/mcp-bridge';
 import { createListeners } from '@waitfor/runtime';
 import {
   createElicitationRegistry,
   type CallRecord,
   type CompletionEvent,
   type CompletionWaitOptions,
-  type RegistryScope,
   type UrlElicitation,
 } from './elicitationRegistry';
 import { LegacySpecError } from './legacySpecError';
 import { retryAfterUrlElicitation } from './retryAfterUrlElicitation';
 
 export type { CompletionEvent } from './elicitationRegistry';
-import { defaultMaxElicitations, outOfBounds, withElicitationId } from './urlElicitationRequired';
+import { defaultMaxElicitations, withElicitationId } from './urlElicitationRequired';
 
 /** The notification method of protocol 2025-11-25 that this package listens to. */
 export const elicitationCompleteMethod = 'notifications/elicitation/complete';
@@ -90,24 +84,27 @@ type Follow = (call: CallInfo, next: () => Promise<unknown>) => Promise<unknown>
 /** Create legacy-spec: an extension for the bridge plus the host-facing completion API. */
 export function createLegacySpec(options: LegacySpecOptions = {}): LegacySpec {
   const { inbox } = options;
-  const completionTimeoutMs = options.completionTimeoutMs ?? 60_000;
-  const maxRetries = options.maxRetries ?? 3;
-  const maxElicitations = options.maxElicitations ?? defaultMaxElicitations;
-  for (const [name, value, least, integer] of [
-    ['completionTimeoutMs', completionTimeoutMs, 0, false],
-    ['maxRetries', maxRetries, 0, true],
-    ['maxElicitations', maxElicitations, 1, true],
-  ] as const) {
+  const option = (
+    name: 'completionTimeoutMs' | 'maxRetries' | 'maxElicitations',
+    fallback: number,
+    least: number,
+    integer?: boolean,
+  ): number => {
+    const value = options[name] ?? fallback;
     // Not `<`: NaN must fail too. Infinity is a number >= 0 but not an integer.
     if (!(value >= least) || (integer && !Number.isInteger(value)) || typeof value !== 'number') {
       throw new LegacySpecError(
         'invalid_options',
-        `Option ${name} must be ${integer ? 'an integer' : 'a number'} >= ${least}.`,
+        `${name} must be ${integer ? 'an integer' : 'a number'} >= ${least}`,
       );
     }
-  }
+    return value;
+  };
+  const completionTimeoutMs = option('completionTimeoutMs', 60_000, 0);
+  const maxRetries = option('maxRetries', 3, 0, true);
+  const maxElicitations = option('maxElicitations', defaultMaxElicitations, 1, true);
   if (inbox !== undefined && typeof inbox?.answer !== 'function') {
-    throw new LegacySpecError('invalid_options', 'Option inbox must have an answer() method.');
+    throw new LegacySpecError('invalid_options', 'inbox needs an answer() method');
   }
   const registry = createElicitationRegistry(completionTimeoutMs);
   const completions = createListeners<CompletionEvent>();
@@ -118,13 +115,12 @@ export function createLegacySpec(options: LegacySpecOptions = {}): LegacySpec {
     if (host.era === 'modern') return;
     // The host is the registry's scope; its server name is read when an entry is added (setup may
     // run before the client has connected).
-    const scope: RegistryScope = host;
     let offNotification: (() => void) | undefined;
     const onCompletion = (params: Record<string, unknown>) => {
-      const elicitationId = params['elicitationId'];
+      // A non-string id matches nothing: the registry's keys are strings.
       const event =
-        typeof elicitationId === 'string' && host.era === 'legacy'
-          ? registry.complete(scope, elicitationId)
+        host.era === 'legacy'
+          ? registry.complete(host, params['elicitationId'] as string)
           : undefined;
       if (!event) return;
       if (event.wasOpen) inbox?.answer(accept(event.request));
@@ -136,7 +132,7 @@ export function createLegacySpec(options: LegacySpecOptions = {}): LegacySpec {
       // Subscribed on the first URL elicitation of a legacy connection, never on a modern one:
       // the era is only known once connected, and a completion always follows its elicitation.
       offNotification ??= host.onNotification(elicitationCompleteMethod, onCompletion);
-      registry.add(scope, requests, by);
+      registry.add(host, requests, by);
     };
     attachments.set(host, async (call, next) => {
       const record: CallRecord = [];
@@ -145,15 +141,16 @@ export function createLegacySpec(options: LegacySpecOptions = {}): LegacySpec {
       try {
         // Without URL mode declared for the call, a -32042 is the caller's to handle: nobody is asked.
         const result = await (call.modes.includes('url')
-          ? retryAfterUrlElicitation(next, {
+          ? retryAfterUrlElicitation(
+              next,
               call,
               host,
-              track: (requests) => track(requests, [record]),
-              closed: () => !attachments.has(host),
+              (requests) => track(requests, [record]),
+              () => !attachments.has(host),
               registry,
               maxRetries,
               maxElicitations,
-            })
+            )
           : next());
         ok = true;
         return result;
@@ -180,7 +177,7 @@ export function createLegacySpec(options: LegacySpecOptions = {}): LegacySpec {
         attachments.delete(host);
         for (const off of offs) off();
         offNotification?.();
-        registry.closeScope(scope);
+        registry.closeScope(host);
       }),
     ];
   };
@@ -190,15 +187,10 @@ export function createLegacySpec(options: LegacySpecOptions = {}): LegacySpec {
     setup,
     legacyRequest(request, params) {
       const elicitationId = params['elicitationId'];
-      if (params['mode'] !== 'url' || typeof elicitationId !== 'string') return request;
-      // Refused like any malformed push (the bridge answers -32602), before anyone is asked.
-      if (outOfBounds(elicitationId, request.url ?? '')) {
-        throw new BridgeError(
-          'invalid_params',
-          'URL elicitation: elicitationId or url out of bounds',
-        );
-      }
-      return withElicitationId(request, elicitationId);
+      // The bridge has bounded url and elicitationId already (a push past them is refused -32602).
+      return params['mode'] !== 'url' || typeof elicitationId !== 'string'
+        ? request
+        : withElicitationId(request, elicitationId);
     },
     aroundCall(call, next) {
       // The bridge names the call's connection; a call on a client without an attachment has no

@@ -26,26 +26,22 @@ import { urlElicitationsOf, withElicitationId } from './urlElicitationRequired';
 /** The `cause` of the abort error when the connection's end stopped the call. */
 const closeReason = 'The connection closed or the bridge was detached';
 
-/** What one intercepted call needs. */
-export interface RetryContext {
-  call: CallInfo;
-  /** The host of the call's connection: it builds and asks the Requests. */
-  host: ExtensionHost;
-  /** Track the Requests of the listed elicitations (`data.elicitationId` set) on the call's connection. */
-  track(requests: Request[]): void;
-  /** True once the connection closed or the bridge was detached. */
-  closed(): boolean;
-  /** Its `wait` bounds the completion wait by its default timeout (`completionTimeoutMs`). */
-  registry: ElicitationRegistry;
-  maxRetries: number;
-  /** How many elicitations one -32042 may list. */
-  maxElicitations: number;
-}
-
-/** Run `next`; on -32042 ask for every listed URL elicitation, wait for completions, and retry. */
+/**
+ * Run `next`; on -32042 ask for every listed URL elicitation, wait for completions, and retry.
+ * `host` (the call's connection) builds and asks the Requests; `track` tracks them (their
+ * `data.elicitationId` set); `closed` is true once the connection closed or the bridge was
+ * detached; `registry.settled` bounds the completion wait (`completionTimeoutMs`);
+ * `maxElicitations` bounds how many one -32042 may list. Positional: the one caller passes them.
+ */
 export async function retryAfterUrlElicitation(
   next: () => Promise<unknown>,
-  { call, host, track, closed, registry, maxRetries, maxElicitations }: RetryContext,
+  call: CallInfo,
+  host: ExtensionHost,
+  track: (requests: Request[]) => void,
+  closed: () => boolean,
+  registry: ElicitationRegistry,
+  maxRetries: number,
+  maxElicitations: number,
 ): Promise<unknown> {
   const { signal } = call;
   // The call ends on the caller's abort and on the connection's end alike.
@@ -68,14 +64,13 @@ export async function retryAfterUrlElicitation(
     if (!elicitations) throw error;
     const repeated = elicitations.find((item) => handled.has(item.elicitationId))?.elicitationId;
     if (repeated !== undefined) {
-      throw new LegacySpecError(
-        'elicitation_loop',
-        `-32042 again for handled URL elicitation "${repeated}".`,
-        { cause: error, elicitationId: repeated },
-      );
+      throw new LegacySpecError('elicitation_loop', `-32042 again for handled "${repeated}"`, {
+        cause: error,
+        elicitationId: repeated,
+      });
     }
     if (retries >= maxRetries) {
-      throw new LegacySpecError('retries_exceeded', `Still -32042 after ${retries} retries.`, {
+      throw new LegacySpecError('retries_exceeded', `Still -32042 after ${retries} retries`, {
         cause: error,
       });
     }
@@ -95,7 +90,7 @@ export async function retryAfterUrlElicitation(
     if (refused) {
       throw new LegacySpecError(
         'elicitation_refused',
-        `A URL elicitation was ${refused.reason ?? 'refused'}; no retry.`,
+        `URL elicitation ${refused.reason ?? 'refused'}: no retry`,
         { cause: error, answers },
       );
     }

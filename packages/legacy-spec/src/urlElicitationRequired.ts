@@ -7,7 +7,8 @@
  * - A -32042 whose `data.elicitations` is not a non-empty list of URL elicitations with
  *   `elicitationId`, `url` and `message` is a typed error, never a crash and never a guess.
  * - Sizes are bounded before anything else is looked at: a list longer than the host's limit fails
- *   `too_many_elicitations`; an elicitationId or url over its bound is malformed data. Every check
+ *   `too_many_elicitations`; an elicitationId over 256 characters (or empty) or a url over 8192
+ *   is malformed data. Every check
  *   is linear in the list.
  */
 import type { Request } from '@waitfor/core';
@@ -31,13 +32,6 @@ const absoluteUrl = /^[a-z][a-z0-9+.-]*:\S+$/i;
 /** How many URL elicitations one -32042 may list unless the host allows more. */
 export const defaultMaxElicitations = 100;
 
-/**
- * True for an elicitationId that is empty or longer than 256 characters, or a url longer than
- * 8192: sizes a server does not get to choose, in a -32042 and in a pushed elicitation alike.
- */
-export const outOfBounds = (elicitationId: string, url: string): boolean =>
-  !elicitationId || elicitationId.length > 256 || url.length > 8192;
-
 /** `request` with the server's `elicitationId` under `data.elicitationId` (its `id` stays the bridge's). */
 export const withElicitationId = (request: Request, elicitationId: string): Request => ({
   ...request,
@@ -45,11 +39,11 @@ export const withElicitationId = (request: Request, elicitationId: string): Requ
 });
 
 /** The JSON-RPC error (`{code, data}`) a link of the chain carries, directly or as a BridgeError's `rpc`. */
-const wireErrorOf = (link: Record<string, unknown>) => {
-  const rpc = link['rpc'];
-  if (isRecord(rpc) && typeof rpc['code'] === 'number') return rpc;
-  return typeof link['code'] === 'number' ? link : undefined;
-};
+const wireErrorOf = (link: Record<string, unknown>) =>
+  [link['rpc'], link].find(
+    (candidate): candidate is Record<string, unknown> =>
+      isRecord(candidate) && typeof candidate['code'] === 'number',
+  );
 
 /**
  * The URL elicitations of a -32042 error, or undefined when `error` is not one.
@@ -63,21 +57,17 @@ export function urlElicitationsOf(
   const wire = findInCauses(error, wireErrorOf);
   if (wire?.['code'] !== urlElicitationRequiredCode) return undefined;
   // Names where the data is malformed; the error is for the server's developer.
-  const invalid = (where = '', problem = '') =>
-    new LegacySpecError(
-      'invalid_error_data',
-      `Malformed -32042 data.elicitations${where}${problem}.`,
-      {
-        cause: error,
-      },
-    );
+  const invalid = (where = '') =>
+    new LegacySpecError('invalid_error_data', `Malformed -32042 data.elicitations${where}`, {
+      cause: error,
+    });
   const data = wire['data'];
   const list = isRecord(data) ? data['elicitations'] : undefined;
   if (!Array.isArray(list) || list.length === 0) throw invalid();
   if (list.length > max) {
     throw new LegacySpecError(
       'too_many_elicitations',
-      `-32042 lists ${list.length} URL elicitations (limit ${max}).`,
+      `-32042 lists ${list.length} (limit ${max})`,
       { cause: error },
     );
   }
@@ -90,13 +80,16 @@ export function urlElicitationsOf(
       mode !== 'url' ||
       typeof elicitationId !== 'string' ||
       typeof url !== 'string' ||
-      outOfBounds(elicitationId, url) ||
+      // Sizes a server does not get to choose (the bridge bounds a pushed elicitation the same way).
+      !elicitationId ||
+      elicitationId.length > 256 ||
+      url.length > 8192 ||
       !absoluteUrl.test(url) ||
       typeof message !== 'string'
     ) {
       throw invalid(`[${index}]`);
     }
-    if (seen.has(elicitationId)) throw invalid(`[${index}]`, ': elicitationId listed twice');
+    if (seen.has(elicitationId)) throw invalid(`[${index}]: elicitationId listed twice`);
     seen.add(elicitationId);
     return { mode, elicitationId, url, message };
   });

@@ -94,6 +94,9 @@ const oversizeForms: Array<[string, number, RegExp]> = [
   ['huge_default', 150_000_000, /requestedSchema/],
   ['many_choices', 25_000, /requestedSchema/],
   ['many_fields', 60_000, /requestedSchema/],
+  // URL mode: a url past 8192 characters, an elicitationId past 256.
+  ['long_url', 8_200, /url/],
+  ['long_elicitation_id', 257, /elicitationId/],
 ];
 
 describe.each(['modern', 'legacy'] as const)('oversize forms, %s era, default limits', (era) => {

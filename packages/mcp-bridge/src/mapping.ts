@@ -32,10 +32,17 @@ export function parseElicitationParams(params: unknown): ElicitationParams {
   const { mode, message } = params;
   if (typeof message !== 'string') throw invalid('"message" must be a string');
   if (mode === 'url') {
-    if (typeof params['url'] !== 'string' || params['url'] === '')
-      throw invalid('"url" must be a non-empty string');
-    const parsed: ElicitationParams = { mode: 'url', message, url: params['url'] };
-    if (typeof params['elicitationId'] === 'string') parsed.elicitationId = params['elicitationId'];
+    // Sizes a server does not get to choose (a url past 8192 characters, an id past 256), in both
+    // eras: refused like any malformed question, before anyone is asked.
+    const { url, elicitationId } = params;
+    if (typeof url !== 'string' || !url || url.length > 8192)
+      throw invalid('"url" must be 1 to 8192 characters');
+    const parsed: ElicitationParams = { mode: 'url', message, url };
+    if (elicitationId !== undefined) {
+      if (typeof elicitationId !== 'string' || !elicitationId || elicitationId.length > 256)
+        throw invalid('"elicitationId" must be 1 to 256 characters');
+      parsed.elicitationId = elicitationId;
+    }
     return parsed;
   }
   if (mode !== undefined && mode !== 'form') throw invalid(`unknown mode ${JSON.stringify(mode)}`);

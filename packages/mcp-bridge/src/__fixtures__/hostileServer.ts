@@ -197,7 +197,18 @@ export function createHostileServer(
       });
     },
   };
-  for (const [tool, build] of Object.entries(oversizeForms)) {
+  // URL mode: the server's strings are bounded too (url, elicitationId), not only its forms.
+  const url = (link: string, elicitationId: string) => ({
+    mode: 'url',
+    message: 'Open the link',
+    url: link,
+    elicitationId,
+  });
+  const oversizeUrls: Record<string, (size: number) => Record<string, unknown>> = {
+    long_url: (size) => url(`https://example.com/${'u'.repeat(size)}`, 'e-1'),
+    long_elicitation_id: (size) => url('https://example.com/a', 'e'.repeat(size)),
+  };
+  for (const [tool, build] of Object.entries({ ...oversizeForms, ...oversizeUrls })) {
     server.registerTool(
       tool,
       { description: `Asks an oversize form (${tool})`, ...sized },
