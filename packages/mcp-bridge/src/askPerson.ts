@@ -98,7 +98,8 @@ export function buildElicitationRequest(
   return firstRequest(checkQuestion(params, limits), origin);
 }
 
-const cancelled = (request: Request): Answer => ({
+/** @internal The cancelled Answer to `request` (what an unanswered question ends with). */
+export const cancelled = (request: Request): Answer => ({
   id: request.id,
   ok: false,
   reason: 'cancelled',

@@ -301,7 +301,7 @@ export function attachWaitFor(client: object, options: AttachOptions): Bridge {
       if (entry.bridge === state) entry.bridge = undefined;
       unchain();
       // Nobody will serve the answers any more: close every open question (each is answered cancel).
-      state.links.abortAll(new BridgeError('aborted', 'The bridge was detached from the client'));
+      state.links.abortAll(new BridgeError('aborted', 'The bridge was detached'));
       tracker.listeners.close.emit(undefined);
       lifecycle.end();
     },

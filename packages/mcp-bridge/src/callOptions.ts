@@ -3,7 +3,7 @@
  * from its client's bridge. What an era forbids is checked by its own `options.ts`.
  */
 import type { AbortSignalLike, WaitFor } from '@waitfor/core';
-import { DEFAULT_MAX_ATTEMPTS } from './askPerson';
+import { cancelled, DEFAULT_MAX_ATTEMPTS } from './askPerson';
 import { BridgeError } from './bridgeError';
 import {
   serverNameOf,
@@ -94,11 +94,7 @@ export interface CallSettings {
 }
 
 /** A waitFor that cancels at once: what a durable call without one hands its questions to. */
-export const noWaitFor: WaitFor = async (request) => ({
-  id: request.id,
-  ok: false,
-  reason: 'cancelled',
-});
+export const noWaitFor: WaitFor = async (request) => cancelled(request);
 
 /** The settings of one call: its own options, else its client's bridge's (both eras). */
 export function resolveCall(

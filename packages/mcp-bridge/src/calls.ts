@@ -66,14 +66,10 @@ export async function runCall(
   const durable = options.durable === true;
   const target = targetOf();
   const negotiated = target.port.era();
-  if (negotiated === undefined)
-    throw new BridgeError('invalid_options', 'The client is not connected');
+  if (negotiated === undefined) throw new BridgeError('invalid_options', 'Not connected');
   const era = eraFor(negotiated);
   if (!era.durable && (durable || start !== undefined)) {
-    throw new BridgeError(
-      'durable_unsupported',
-      'Durable calls need a modern-era (2026-07-28) connection',
-    );
+    throw new BridgeError('durable_unsupported', 'durable needs a modern-era connection');
   }
   const settings = resolveCall(target.port, negotiated, target.bridge, options);
   const own = era.checkCall(settings, options, durable);

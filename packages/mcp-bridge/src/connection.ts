@@ -284,7 +284,7 @@ export async function connect(target: HttpTarget, options: ConnectOptions): Prom
   if (typeof target !== 'object' || target === null || !('url' in target)) {
     throw new BridgeError(
       'invalid_options',
-      'connect needs { url } (stdio: import connect from "@waitfor/mcp-bridge/node")',
+      'connect needs { url } (stdio: @waitfor/mcp-bridge/node)',
     );
   }
   const url = typeof target.url === 'string' ? target.url : target.url.href;
@@ -312,7 +312,7 @@ export async function connect(target: HttpTarget, options: ConnectOptions): Prom
             // The SDK's transport hands fetch a Headers object.
             const headers = init?.headers as { get?(name: string): string | null } | undefined;
             if (response.status === 404 && headers?.get?.('mcp-session-id') != null)
-              lost(new BridgeError('client_error', 'Session unknown to the server'));
+              lost(new BridgeError('client_error', 'Unknown session'));
             return response;
           } catch (error) {
             if (!isAborted(init?.signal as never)) lost(error);

@@ -1,6 +1,6 @@
 import type { AbortSignalLike, Answer, Request, WaitFor } from '@waitfor/core';
 import { createController, linkedController, type ControllerLike } from '@waitfor/runtime';
-import { askOnce, buildElicitationRequest, type AskHooks } from './askPerson';
+import { askOnce, buildElicitationRequest, cancelled, type AskHooks } from './askPerson';
 import { BridgeError } from './bridgeError';
 import { callOrigin } from './eras/era';
 import type { ElicitationMode } from './capabilities';
@@ -86,12 +86,6 @@ export interface BridgeExtension {
   /** Wrap every tools/call, prompts/get and resources/read the bridge issues. */
   aroundCall?(call: CallInfo, next: () => Promise<unknown>): Promise<unknown>;
 }
-
-const cancelled = (request: Request): Answer => ({
-  id: request.id,
-  ok: false,
-  reason: 'cancelled',
-});
 
 /**
  * @internal `request` and `ask` of the host of an attachment whose waitFor is `waitFor`, whose open

@@ -28,7 +28,7 @@ async function answerElicitation(
   try {
     const parsed = parseElicitationParams(params);
     if (!(own?.modes ?? bridge.modes).includes(parsed.mode))
-      throw rpcRefusal(-32602, `Client does not support ${parsed.mode}-mode elicitation requests`);
+      throw rpcRefusal(-32602, `${parsed.mode} mode not declared`);
     // Checked (and bounded) before anyone is asked: past a limit, the push is refused -32602.
     return await askPerson(checkParsed(parsed, (own?.limits ?? settings.limits).form), {
       waitFor: own?.waitFor ?? settings.waitFor,
@@ -99,7 +99,7 @@ export function registerHandlers(bridge: BridgeState, era: () => Era): Promise<A
   } catch (error) {
     throw new BridgeError(
       'invalid_options',
-      'Attach before connect, or declare elicitationCapabilities(options) in the Client',
+      'Attach before connect, or declare elicitationCapabilities(options)',
       { cause: error },
     );
   }

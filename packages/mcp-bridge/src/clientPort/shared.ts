@@ -17,8 +17,7 @@ export const fn = (client: Loose, name: string): AnyFunction | undefined =>
 /** Call `client[name](...args)`; a missing method is the host's mistake ('invalid_options'). */
 export function invoke(client: Loose, name: string, ...args: unknown[]): unknown {
   const method = fn(client, name);
-  if (method === undefined)
-    throw new BridgeError('invalid_options', `The MCP client has no ${name}() method`);
+  if (method === undefined) throw new BridgeError('invalid_options', `The client has no ${name}()`);
   return (method as (...values: unknown[]) => unknown).apply(client, args);
 }
 

@@ -17,7 +17,7 @@ function loadV1Schemas(): Promise<V1Schemas> {
       v1TypesModule = undefined;
       throw new BridgeError(
         'invalid_options',
-        'A v1 client needs options.v1Schemas (or @modelcontextprotocol/sdk installed)',
+        'A v1 client needs options.v1Schemas or @modelcontextprotocol/sdk',
         { cause: error },
       );
     },

@@ -19,7 +19,7 @@ export function checkCall(
   const differs = (key: 'waitFor' | 'sampling' | 'roots' | 'maxAttempts') =>
     options[key] !== undefined && options[key] !== bridge.settings[key];
   if (differs('sampling') || differs('roots'))
-    throw invalid('Legacy era: give sampling and roots to attachWaitFor');
+    throw invalid('Legacy era: sampling, roots go to attachWaitFor');
   if (
     differs('waitFor') ||
     differs('maxAttempts') ||

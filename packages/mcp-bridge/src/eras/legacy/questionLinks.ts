@@ -79,7 +79,7 @@ export function createQuestionLinks(): QuestionLinks {
       if (own !== undefined ? calls.size > 0 : [...calls].some((call) => call.own)) {
         throw new BridgeError(
           'invalid_options',
-          'Legacy era: a call with its own waitFor, modes, maxAttempts or limits must run alone',
+          'Legacy era: a call with own waitFor/modes/maxAttempts/limits must run alone',
         );
       }
       const live: LiveCall = { info, own, ended: false, questions: new Set() };

@@ -72,7 +72,7 @@ type Classified =
 
 function classify(result: unknown, stateLimit: number): Classified {
   if (typeof result !== 'object' || result === null)
-    throw new BridgeError('invalid_params', 'The server result is not an object');
+    throw new BridgeError('invalid_params', 'Result is not an object');
   const record = result as Record<string, unknown>;
   const resultType = record['resultType'];
   if (resultType === undefined || resultType === 'complete') return { kind: 'complete' };

@@ -9,9 +9,6 @@ import type { CallSettings } from '../../callOptions';
 /** Refuse what this era cannot honour; a modern call's options are its own (none extra to return). */
 export function checkCall(settings: CallSettings, _options: unknown, durable: boolean): undefined {
   if (settings.waitFor === undefined && !durable)
-    throw new BridgeError(
-      'invalid_options',
-      'No waitFor: attachWaitFor(client) first, or pass one',
-    );
+    throw new BridgeError('invalid_options', 'No waitFor: attach or pass one');
   return undefined;
 }

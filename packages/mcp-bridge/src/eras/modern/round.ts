@@ -56,7 +56,7 @@ export function parseInputRequests(value: unknown, limit = Infinity): Record<str
       ) {
         throw new BridgeError(
           'invalid_params',
-          `inputRequests["${key}"] must be {method: string, params?: object}`,
+          `inputRequests["${key}"] must be {method, params?}`,
         );
       }
       const parsed: InputRequest = { method: entry['method'] };

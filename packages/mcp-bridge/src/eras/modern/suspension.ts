@@ -154,7 +154,7 @@ export function elicitationResponses(
   }
   const missing = [...pending].filter((id) => !byId.has(id));
   if (foreign.length > 0 || missing.length > 0) {
-    throw new BridgeError('answer_mismatch', 'The answers do not match the Requests', {
+    throw new BridgeError('answer_mismatch', 'Answers do not match the Requests', {
       details: { missing, foreign },
     });
   }
