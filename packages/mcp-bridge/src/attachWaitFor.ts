@@ -153,7 +153,7 @@ function createHost(
     },
     waitFor: settings.waitFor,
     modes,
-    onNotification: (method, handler) => port.onNotification(method, handler),
+    onNotification: port.onNotification,
     openRequests: () => [...tracker.open.values()],
     on: (event, listener) => tracker.listeners[event].add(listener),
     // Extensions ask through the bridge's own path, so their questions show like the bridge's.
@@ -259,21 +259,18 @@ export function attachWaitFor(client: object, options: AttachOptions): Bridge {
   const list =
     (method: ListMethod) =>
     (listOptions: ListOptions = {}) =>
-      port
-        .list(
+      (
+        port.list(
           method,
           listOptions.cursor === undefined ? undefined : { cursor: listOptions.cursor },
           {
             signal: listOptions.signal,
             timeout: listOptions.timeout,
           },
-        )
-        .then(
-          (result) => result as Record<string, unknown>,
-          (error: unknown) => {
-            throw toBridgeError(error, listOptions.signal);
-          },
-        );
+        ) as Promise<Record<string, unknown>>
+      ).catch((error: unknown): never => {
+        throw toBridgeError(error, listOptions.signal);
+      });
 
   return {
     client,

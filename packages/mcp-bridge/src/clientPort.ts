@@ -91,14 +91,11 @@ export function isMcpClient(value: unknown): boolean {
 }
 
 /** A fresh SDK-neutral view of `client`; the bridge keeps one per client. */
-export function createClientPort(client: object, v1Schemas?: V1Schemas): ClientPort {
+export function createClientPort(client: object): ClientPort {
   if (!isMcpClient(client))
     throw new BridgeError('invalid_options', 'Not an MCP Client (v1 or v2 SDK)');
   const loose = client as Loose;
-  const port =
-    fn(loose, 'getProtocolEra') !== undefined ? createV2Port(loose) : createV1Port(loose);
-  if (v1Schemas !== undefined) port.useSchemas(v1Schemas);
-  return port;
+  return fn(loose, 'getProtocolEra') !== undefined ? createV2Port(loose) : createV1Port(loose);
 }
 
 /** @internal The port a client keeps for its life (the one the bridge uses; see registry.ts). */

@@ -35,11 +35,14 @@ export const sdkOptions = (options: PortCallOptions) => ({
   maxTotalTimeout: options.maxTotalTimeout,
 });
 
-/** The SDK method name of a list method (both generations name them alike). */
-export const listName = {
+/** The SDK method name of a list or call method (both generations name them alike). */
+export const sdkName = {
   'tools/list': 'listTools',
   'prompts/list': 'listPrompts',
   'resources/list': 'listResources',
+  'tools/call': 'callTool',
+  'prompts/get': 'getPrompt',
+  'resources/read': 'readResource',
 } as const;
 
 type Listener = (params: Record<string, unknown>) => void;
@@ -85,7 +88,7 @@ export function notificationRouter(
 /** What both generations' ports do alike. */
 export function basePort(client: Loose) {
   const list: ClientPort['list'] = async (method, params, options) =>
-    invoke(client, listName[method], params, sdkOptions(options));
+    invoke(client, sdkName[method], params, sdkOptions(options));
   return {
     client,
     serverName: () => {

@@ -6,7 +6,15 @@
 import type { AbortSignalLike } from '@waitfor/core';
 import { BridgeError } from '../bridgeError';
 import type { ClientPort, InboundMethod, V1Schemas } from '../clientPort';
-import { asRecord, basePort, invoke, notificationRouter, sdkOptions, type Loose } from './shared';
+import {
+  asRecord,
+  basePort,
+  invoke,
+  notificationRouter,
+  sdkName,
+  sdkOptions,
+  type Loose,
+} from './shared';
 
 let v1TypesModule: Promise<V1Schemas> | undefined;
 function loadV1Schemas(): Promise<V1Schemas> {
@@ -85,14 +93,10 @@ export function createV1Port(client: Loose): ClientPort {
     },
     onNotification: notificationRouter(client),
     call: async (method, params, options) => {
+      // v1's callTool takes a result schema second.
       if (method === 'tools/call')
         return invoke(client, 'callTool', params, undefined, sdkOptions(options));
-      return invoke(
-        client,
-        method === 'prompts/get' ? 'getPrompt' : 'readResource',
-        params,
-        sdkOptions(options),
-      );
+      return invoke(client, sdkName[method], params, sdkOptions(options));
     },
   };
 }

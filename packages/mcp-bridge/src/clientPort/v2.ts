@@ -6,7 +6,15 @@ import type { AbortSignalLike } from '@waitfor/core';
 import type { ClientPort } from '../clientPort';
 import type { ProtocolEra } from '../protocol';
 import { captureRequestId, stampMissingResultType } from './sdkWorkarounds';
-import { asRecord, basePort, invoke, notificationRouter, sdkOptions, type Loose } from './shared';
+import {
+  asRecord,
+  basePort,
+  invoke,
+  notificationRouter,
+  sdkName,
+  sdkOptions,
+  type Loose,
+} from './shared';
 
 /** The SDK-neutral view of a v2 client. */
 export function createV2Port(client: Loose): ClientPort {
@@ -37,15 +45,7 @@ export function createV2Port(client: Loose): ClientPort {
     },
     onNotification: route,
     call: async (method, params, options) => {
-      if (options.raw !== true) {
-        const name =
-          method === 'tools/call'
-            ? 'callTool'
-            : method === 'prompts/get'
-              ? 'getPrompt'
-              : 'readResource';
-        return invoke(client, name, params, sdkOptions(options));
-      }
+      if (options.raw !== true) return invoke(client, sdkName[method], params, sdkOptions(options));
       if (era() === 'modern') stampMissingResultType(client, rawIds);
       // request() rather than callTool(): callTool validates structured output against a cached
       // outputSchema, which an input_required leg does not carry.
