@@ -19,7 +19,7 @@ export function benchModernLoop(): Promise<BenchResult> {
       a: 'bridge callTool',
       b: 'SDK automatic loop (client.callTool)',
       ratio: 'bridge ÷ SDK loop',
-      budget: 1.1,
+      budget: 1.05,
     },
     result: {
       id: 'modern-loop',
