@@ -11,32 +11,19 @@
  */
 import { accept, createInbox, type Answer, type Request } from '@waitfor/core';
 import { BridgeError } from '@waitfor/mcp-bridge';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fixtureServer, type ClientKind } from './__fixtures__/openConnection';
 import { failureOf, legacySpecConnections, textOf } from './__fixtures__/legacySpecConnections';
+import { recordProcessWarnings } from '../../mcp-bridge/src/__fixtures__/processWarnings';
 
 const rows: Array<{ label: string; file: string; client: ClientKind }> = [
   { label: 'v2 server, v2 client', file: 'completionServerV2Stdio.ts', client: 'v2' },
   { label: 'v1 server, v1 client', file: 'completionServerV1Stdio.ts', client: 'v1' },
 ];
 
-let warnings: Error[] = [];
-const onWarning = (warning: Error) => {
-  warnings.push(warning);
-};
-beforeEach(() => {
-  warnings = [];
-  process.on('warning', onWarning);
-});
-afterEach(() => {
-  process.off('warning', onWarning);
-});
-
-/** Node reports the warning on a later tick: let it arrive before looking. */
-const listenerWarnings = async () => {
-  await new Promise((resolve) => setImmediate(resolve));
-  return warnings.filter((warning) => warning.name === 'MaxListenersExceededWarning');
-};
+const warningsSoFar = recordProcessWarnings();
+const listenerWarnings = async () =>
+  (await warningsSoFar()).filter((warning) => warning.name === 'MaxListenersExceededWarning');
 
 const connections = legacySpecConnections();
 

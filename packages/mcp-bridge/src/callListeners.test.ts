@@ -5,9 +5,10 @@
  * warning fails the test.
  */
 import { accept, createInbox } from '@waitfor/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openClient, textOf, type ClientKind } from './__fixtures__/clients';
 import { BridgeError, callTool } from './index';
+import { recordProcessWarnings } from './__fixtures__/processWarnings';
 
 const CALLS = 1_000;
 /** Every field of the fixture's form, so the server echoes exactly this. */
@@ -19,23 +20,9 @@ const WAIT = { timeout: 15_000 };
 /** Calls held open on the person when the bridge detaches. */
 const WAITING = 100;
 
-let warnings: Error[] = [];
-const onWarning = (warning: Error) => {
-  warnings.push(warning);
-};
-beforeEach(() => {
-  warnings = [];
-  process.on('warning', onWarning);
-});
-afterEach(() => {
-  process.off('warning', onWarning);
-});
-
-/** Node reports a warning on a later tick: let it arrive before looking. */
-const processWarnings = async () => {
-  await new Promise((resolve) => setImmediate(resolve));
-  return warnings.map((warning) => `${warning.name}: ${warning.message}`);
-};
+const warningsSoFar = recordProcessWarnings();
+const processWarnings = async () =>
+  (await warningsSoFar()).map((warning) => `${warning.name}: ${warning.message}`);
 
 describe.each<[ClientKind, 'legacy' | 'modern']>([
   ['v2-modern', 'modern'],

@@ -4,7 +4,7 @@
  * both SDK generations, both eras; Node's TimeoutOverflowWarning (an overflowing timer) fails too.
  */
 import { accept } from '@waitfor/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   scriptedPerson,
   sleep,
@@ -14,28 +14,14 @@ import {
   type ClientKind,
 } from './__fixtures__/clients';
 import { callTool } from './index';
+import { recordProcessWarnings } from './__fixtures__/processWarnings';
 
 const server = useDualEraServer();
 /** Every field of the fixture's form, so the server echoes exactly this. */
 const answer = { name: 'Ada', age: 30, color: 'blue' };
 
-let warnings: Error[] = [];
-const onWarning = (warning: Error) => {
-  warnings.push(warning);
-};
-beforeEach(() => {
-  warnings = [];
-  process.on('warning', onWarning);
-});
-afterEach(() => {
-  process.off('warning', onWarning);
-});
-
-/** Node reports a warning on a later tick: let it arrive before looking. */
-const processWarnings = async () => {
-  await new Promise((resolve) => setImmediate(resolve));
-  return warnings.map((warning) => warning.name);
-};
+const warningsSoFar = recordProcessWarnings();
+const processWarnings = async () => (await warningsSoFar()).map((warning) => warning.name);
 
 describe.each<[ClientKind, 'legacy' | 'modern']>([
   ['v2-modern', 'modern'],

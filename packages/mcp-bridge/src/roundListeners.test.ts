@@ -4,30 +4,17 @@
  * every question. Real dual-era server (`fan_out {count: 12}`), real v2 client over HTTP.
  */
 import { accept, createInbox, type AbortSignalLike, type WaitFor } from '@waitfor/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openClient, textOf, useDualEraServer } from './__fixtures__/clients';
 import { BridgeError, callTool } from './index';
+import { recordProcessWarnings } from './__fixtures__/processWarnings';
 
 const server = useDualEraServer();
 const COUNT = 12;
 
-let warnings: Error[] = [];
-const onWarning = (warning: Error) => {
-  warnings.push(warning);
-};
-beforeEach(() => {
-  warnings = [];
-  process.on('warning', onWarning);
-});
-afterEach(() => {
-  process.off('warning', onWarning);
-});
-
-/** Node reports the warning on a later tick: let it arrive before looking. */
-const listenerWarnings = async () => {
-  await new Promise((resolve) => setImmediate(resolve));
-  return warnings.filter((warning) => warning.name === 'MaxListenersExceededWarning');
-};
+const warningsSoFar = recordProcessWarnings();
+const listenerWarnings = async () =>
+  (await warningsSoFar()).filter((warning) => warning.name === 'MaxListenersExceededWarning');
 
 /** An inbox whose waitFor records the signal each question got, and runs `whenAllOpen` once all are listed. */
 function inboxPerson(whenAllOpen: (inbox: ReturnType<typeof createInbox>) => void) {
