@@ -26,14 +26,11 @@ export interface BridgeCapabilities {
  */
 export function elicitationCapabilities(options: CapabilityOptions): BridgeCapabilities {
   const capabilities: BridgeCapabilities = {};
-  if (options.waitFor !== undefined) {
-    const modes = options.modes ?? ['form', 'url'];
-    const elicitation: NonNullable<BridgeCapabilities['elicitation']> = {};
-    if (modes.includes('form')) elicitation.form = {};
-    if (modes.includes('url')) elicitation.url = {};
-    if (elicitation.form !== undefined || elicitation.url !== undefined)
-      capabilities.elicitation = elicitation;
-  }
+  const elicitation: NonNullable<BridgeCapabilities['elicitation']> = {};
+  if (options.waitFor !== undefined)
+    for (const mode of ['form', 'url'] as const)
+      if ((options.modes ?? [mode]).includes(mode)) elicitation[mode] = {};
+  if (elicitation.form || elicitation.url) capabilities.elicitation = elicitation;
   if (options.sampling !== undefined) capabilities.sampling = {};
   if (options.roots !== undefined) capabilities.roots = {};
   return capabilities;
@@ -41,10 +38,8 @@ export function elicitationCapabilities(options: CapabilityOptions): BridgeCapab
 
 /** The modes a capabilities object declares (a bare `{}` is form only, as the spec says). */
 export function declaredModes(capabilities: BridgeCapabilities | undefined): ElicitationMode[] {
-  const elicitation = capabilities?.elicitation as Record<string, unknown> | undefined;
-  if (elicitation === undefined) return [];
-  const modes: ElicitationMode[] = [];
-  if (elicitation['form'] !== undefined || elicitation['url'] === undefined) modes.push('form');
-  if (elicitation['url'] !== undefined) modes.push('url');
-  return modes;
+  const elicitation = capabilities?.elicitation;
+  if (!elicitation) return [];
+  if (!elicitation.url) return ['form'];
+  return elicitation.form ? ['form', 'url'] : ['url'];
 }

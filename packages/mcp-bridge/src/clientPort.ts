@@ -13,12 +13,12 @@
  */
 import type { CallProgress } from './callOptions';
 import type { AbortSignalLike } from '@waitfor/core';
+import { isRecord } from '@waitfor/runtime';
 import { BridgeError } from './bridgeError';
 import { fn, type Loose } from './clientPort/shared';
 import { createV1Port } from './clientPort/v1';
 import { createV2Port } from './clientPort/v2';
 import type { CallMethod, ListMethod, ProtocolEra, SdkGeneration } from './protocol';
-import { entryOf } from './registry';
 
 /** The server→client request methods the bridge answers. */
 export type InboundMethod = 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
@@ -79,26 +79,15 @@ export interface ClientPort {
   ): Promise<unknown>;
 }
 
-/** True for objects that look like an MCP client of either generation. */
-export function isMcpClient(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  const client = value as Loose;
-  return (
-    fn(client, 'setRequestHandler') !== undefined &&
-    fn(client, 'request') !== undefined &&
-    fn(client, 'connect') !== undefined
-  );
-}
-
-/** A fresh SDK-neutral view of `client`; the bridge keeps one per client. */
+/** A fresh SDK-neutral view of `client` (an object with the methods of an MCP client of either generation). */
 export function createClientPort(client: object): ClientPort {
-  if (!isMcpClient(client))
-    throw new BridgeError('invalid_options', 'Not an MCP Client (v1 or v2 SDK)');
   const loose = client as Loose;
-  return fn(loose, 'getProtocolEra') !== undefined ? createV2Port(loose) : createV1Port(loose);
-}
-
-/** @internal The port a client keeps for its life (the one the bridge uses; see registry.ts). */
-export function clientPort(client: object, v1Schemas?: V1Schemas): ClientPort {
-  return entryOf(client, v1Schemas).port;
+  if (
+    !isRecord(client) ||
+    !fn(loose, 'setRequestHandler') ||
+    !fn(loose, 'request') ||
+    !fn(loose, 'connect')
+  )
+    throw new BridgeError('invalid_options', 'Not an MCP Client (v1 or v2 SDK)');
+  return fn(loose, 'getProtocolEra') ? createV2Port(loose) : createV1Port(loose);
 }

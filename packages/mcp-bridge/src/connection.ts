@@ -17,7 +17,7 @@ import type {
   ReadResourceResult,
 } from '@modelcontextprotocol/client';
 import type { Answer, WaitFor } from '@waitfor/core';
-import { createController, isAborted, schedule } from '@waitfor/runtime';
+import { createController, isAborted, isRecord, schedule } from '@waitfor/runtime';
 import {
   attachWaitFor,
   type AttachOptions,
@@ -132,11 +132,20 @@ interface V2Client {
   onerror?: ((error: unknown) => void) | undefined;
 }
 
-interface V2ClientModule {
-  Client: new (
-    info: { name: string; version: string },
-    options: Record<string, unknown>,
-  ) => V2Client;
+/** The v2 SDK's client module (a peer: loaded when a connection is made). */
+const sdk = () =>
+  import('@modelcontextprotocol/client') as unknown as Promise<{
+    Client: new (
+      info: { name: string; version: string },
+      options: Record<string, unknown>,
+    ) => V2Client;
+    StreamableHTTPClientTransport: new (url: unknown, options: unknown) => unknown;
+  }>;
+
+/** A transport as connect uses it: the SDK's teardown hook and, for OAuth, `finishAuth`. */
+interface Transport {
+  onclose?: () => void;
+  finishAuth(callback: unknown): Promise<void>;
 }
 
 /** @internal How connectWith reaches the transport: a fresh one per attempt, and whether to retry. */
@@ -159,13 +168,14 @@ export async function connectWith(
   if (typeof options?.waitFor !== 'function')
     throw new BridgeError('invalid_options', 'connect needs options.waitFor');
   const era = options.era ?? 'auto';
-  if (era !== 'auto' && era !== 'legacy' && era !== 'modern')
+  if (!['auto', 'legacy', 'modern'].includes(era))
     throw new BridgeError('invalid_options', `Unknown era ${String(era)}`);
   const transports = typeof source === 'function' ? { create: source } : source;
-  const chosen = transports.reconnects === true ? options.reconnect : undefined;
-  const retry = chosen === true ? {} : chosen || undefined;
-  const maxAttempts = retry === undefined ? 0 : (retry.maxAttempts ?? 5);
-  const { Client } = (await import('@modelcontextprotocol/client')) as unknown as V2ClientModule;
+  // Off (no attempts) unless the transport can reconnect and the host asked for it.
+  const reconnect = transports.reconnects && options.reconnect;
+  const retry: ReconnectOptions = reconnect === true ? {} : reconnect || { maxAttempts: 0 };
+  const maxAttempts = retry.maxAttempts ?? 5;
+  const { Client } = await sdk();
   const client = new Client(
     { name: options.name ?? 'waitfor', version: options.version ?? '0.0.0' },
     {
@@ -173,7 +183,8 @@ export async function connectWith(
       versionNegotiation: { mode: era === 'modern' ? { pin: MODERN_PROTOCOL_VERSION } : era },
     },
   );
-  const state = createConnectionState();
+  const [state, setState] = createConnectionState();
+  const connected = () => state.getSnapshot().status === 'connected';
   // Aborted (with the cause) when the connection is lost: every open question ends, connection_lost.
   let live = createController();
   const stopped = createController();
@@ -182,111 +193,103 @@ export async function connectWith(
     ...options,
     waitFor: guardWaitFor(options.waitFor, () => live.signal),
   });
+  const closeClient = () => client.close().catch(() => undefined);
 
   const lose = (error: unknown) => {
-    if (swapping || state.getSnapshot().status !== 'connected') return;
+    if (swapping || !connected()) return;
     live.abort(error);
     // Without reconnection the SDK ends the calls in flight as it always has.
-    if (maxAttempts === 0) state.set({ status: 'closed', error });
-    else void recover(error);
+    if (maxAttempts) void recover(error);
+    else setState({ status: 'closed', error });
   };
   // What only the network sees is acted on only when reconnecting (see `reconnect`).
   const lost = (error: unknown) => {
-    if (maxAttempts > 0) lose(error);
+    if (maxAttempts) lose(error);
   };
-  let transport: unknown;
-  const finishAuth = (callback: unknown) =>
-    (transport as { finishAuth(callback: unknown): Promise<void> }).finishAuth(callback);
+  let transport: Transport;
+  const finishAuth = (callback: unknown) => transport.finishAuth(callback);
   const attach = async () => {
-    transport = await transports.create(lost);
+    transport = (await transports.create(lost)) as Transport;
     await client.connect(transport);
     // A transport that closes by itself (a stdio child exits) is a lost connection. The SDK's own
     // teardown, which would end the open questions as merely cancelled, waits one turn so they end
     // as connection_lost first (not when the bridge swaps or closes the transport itself).
-    const closing = transport as { onclose?: () => void };
-    const teardown = closing.onclose;
-    closing.onclose = () => {
+    const teardown = transport.onclose;
+    transport.onclose = () => {
       if (swapping) return teardown?.();
       lose(new BridgeError('client_error', 'Transport closed'));
       schedule(0, () => teardown?.());
     };
   };
-  const open = async () => {
-    try {
-      await attach();
-    } catch (error) {
-      if (!isUnauthorized(error) || transports.authorizationCallback === undefined) throw error;
+  // OAuth: once the provider sent the person to authorize, finish with the callback and try again.
+  const open = () =>
+    attach().catch(async (error: unknown) => {
+      if (!isUnauthorized(error) || !transports.authorizationCallback) throw error;
       await finishAuth(await transports.authorizationCallback());
       await attach();
-    }
-  };
+    });
   const recover = async (error: unknown) => {
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-      state.set({ status: 'reconnecting', attempt, error });
-      if (!(await pause(backoffDelay(attempt, retry ?? {}), stopped.signal))) return;
+      setState({ status: 'reconnecting', attempt, error });
+      if (!(await pause(backoffDelay(attempt, retry), stopped.signal))) return;
+      // Closing the old transport ends the SDK requests that were in flight on it.
+      swapping = true;
       try {
-        // Closing the old transport ends the SDK requests that were in flight on it.
-        swapping = true;
-        await client.close().catch(() => undefined);
+        await closeClient();
         await open();
         live = createController();
-        state.set({ status: 'connected' });
-        return;
+        return setState({ status: 'connected' });
       } catch (next) {
         error = next;
       } finally {
         swapping = false;
       }
     }
-    state.set({ status: 'closed', error });
+    setState({ status: 'closed', error });
     await shutdown();
   };
   const shutdown = async () => {
     stopped.abort();
     live.abort(new BridgeError('aborted', 'Closed'));
-    state.set({ status: 'closed' });
+    setState({ status: 'closed' });
     attachment.detach();
     swapping = true;
-    await client.close().catch(() => undefined);
+    await closeClient();
   };
 
   await attachment.ready;
-  try {
-    await open();
-  } catch (error) {
+  await open().catch((error: unknown) => {
     attachment.detach();
     throw new BridgeError('client_error', `Could not connect: ${messageOf(error)}`, {
       cause: error,
     });
-  }
-  state.set({ status: 'connected' });
+  });
+  setState({ status: 'connected' });
   // An error a ping confirms (an HTTP stream cut) means the connection is gone.
   const onerror = client.onerror;
   client.onerror = (error) => {
     onerror?.call(client, error);
-    if (maxAttempts > 0 && state.getSnapshot().status === 'connected' && !swapping)
+    if (maxAttempts && !swapping && connected())
       client.ping({ timeout: 10_000 }).catch(() => lose(error));
   };
 
   // The bridge's own methods and getters, read through the prototype (no copy to keep in step).
-  const connection = Object.assign(Object.create(attachment) as object, {
+  return Object.assign(Object.create(attachment) as object, {
     client,
     attachment,
-    state: { getSnapshot: state.getSnapshot, subscribe: state.subscribe },
+    state,
     finishAuth,
     close: shutdown,
-  });
-  return connection as unknown as Connection;
+  }) as unknown as Connection;
 }
 
 /** Connect to a Streamable HTTP MCP server of either era (browser-safe; stdio lives on '/node'). */
 export async function connect(target: HttpTarget, options: ConnectOptions): Promise<Connection> {
-  if (typeof target !== 'object' || target === null || !('url' in target)) {
+  if (!isRecord(target) || !('url' in target))
     throw new BridgeError(
       'invalid_options',
       'connect needs { url } (stdio: @waitfor/mcp-bridge/node)',
     );
-  }
   const url = typeof target.url === 'string' ? target.url : target.url.href;
   const baseFetch =
     target.fetch ?? (globalThis as unknown as { fetch: FetchLike }).fetch.bind(globalThis);
@@ -294,37 +297,32 @@ export async function connect(target: HttpTarget, options: ConnectOptions): Prom
     {
       reconnects: true,
       authorizationCallback: target.authorizationCallback,
-      create: async (lost) => {
-        const { StreamableHTTPClientTransport } =
-          (await import('@modelcontextprotocol/client')) as unknown as {
-            StreamableHTTPClientTransport: new (url: unknown, options: unknown) => unknown;
-          };
-        const URLClass = (globalThis as unknown as { URL: new (value: string) => unknown }).URL;
-        const requestInit = {
-          ...target.requestInit,
-          headers: { ...target.requestInit?.headers, ...target.headers },
-        };
-        // The transport's own fetch reports what only the network knows: the server is gone
-        // (fetch rejects) or no longer knows the session (404 to a request that named one).
-        const fetch: FetchLike = async (input, init) => {
-          try {
-            const response = await baseFetch(input, init);
-            // The SDK's transport hands fetch a Headers object.
-            const headers = init?.headers as { get?(name: string): string | null } | undefined;
-            if (response.status === 404 && headers?.get?.('mcp-session-id') != null)
-              lost(new BridgeError('client_error', 'Unknown session'));
-            return response;
-          } catch (error) {
-            if (!isAborted(init?.signal as never)) lost(error);
-            throw error;
-          }
-        };
-        return new StreamableHTTPClientTransport(new URLClass(url), {
-          requestInit,
-          fetch,
-          authProvider: target.authProvider,
-        });
-      },
+      create: async (lost) =>
+        new (await sdk()).StreamableHTTPClientTransport(
+          new (globalThis as unknown as { URL: new (value: string) => unknown }).URL(url),
+          {
+            requestInit: {
+              ...target.requestInit,
+              headers: { ...target.requestInit?.headers, ...target.headers },
+            },
+            // The transport's own fetch reports what only the network knows: the server is gone
+            // (fetch rejects) or no longer knows the session (404 to a request that named one).
+            fetch: (async (input, init) => {
+              try {
+                const response = await baseFetch(input, init);
+                // The SDK's transport hands fetch a Headers object.
+                const headers = init?.headers as { get?(name: string): string | null } | undefined;
+                if (response.status === 404 && headers?.get?.('mcp-session-id') != null)
+                  lost(new BridgeError('client_error', 'Unknown session'));
+                return response;
+              } catch (error) {
+                if (!isAborted(init?.signal as never)) lost(error);
+                throw error;
+              }
+            }) satisfies FetchLike,
+            authProvider: target.authProvider,
+          },
+        ),
     },
     options,
   );

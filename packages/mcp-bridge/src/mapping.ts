@@ -26,29 +26,30 @@ export { isRecord } from '@waitfor/runtime';
 const invalid = (message: string) =>
   new BridgeError('invalid_params', `Invalid elicitation params: ${message}`);
 
+/** `params[name]` when it is a string of 1 to `max` characters. */
+const bounded = (params: Record<string, unknown>, name: string, max: number): string => {
+  const value = params[name];
+  if (typeof value !== 'string' || !value || value.length > max)
+    throw invalid(`"${name}" must be 1 to ${max} characters`);
+  return value;
+};
+
 /** Check untrusted `elicitation/create` params (either era); throws BridgeError 'invalid_params'. */
 export function parseElicitationParams(params: unknown): ElicitationParams {
   if (!isRecord(params)) throw invalid('params must be an object');
-  const { mode, message } = params;
+  const { mode, message, requestedSchema } = params;
   if (typeof message !== 'string') throw invalid('"message" must be a string');
   if (mode === 'url') {
     // Sizes a server does not get to choose (a url past 8192 characters, an id past 256), in both
     // eras: refused like any malformed question, before anyone is asked.
-    const { url, elicitationId } = params;
-    if (typeof url !== 'string' || !url || url.length > 8192)
-      throw invalid('"url" must be 1 to 8192 characters');
-    const parsed: ElicitationParams = { mode: 'url', message, url };
-    if (elicitationId !== undefined) {
-      if (typeof elicitationId !== 'string' || !elicitationId || elicitationId.length > 256)
-        throw invalid('"elicitationId" must be 1 to 256 characters');
-      parsed.elicitationId = elicitationId;
-    }
+    const parsed: ElicitationParams = { mode, message, url: bounded(params, 'url', 8192) };
+    if (params['elicitationId'] !== undefined)
+      parsed.elicitationId = bounded(params, 'elicitationId', 256);
     return parsed;
   }
   if (mode !== undefined && mode !== 'form') throw invalid(`unknown mode ${JSON.stringify(mode)}`);
-  const schema = params['requestedSchema'];
-  if (!isRecord(schema)) throw invalid('"requestedSchema" must be an object');
-  return { mode: 'form', message, requestedSchema: schema };
+  if (!isRecord(requestedSchema)) throw invalid('"requestedSchema" must be an object');
+  return { mode: 'form', message, requestedSchema };
 }
 
 /** Map `elicitation/create` params to a Request (table of docs/architecture.md); malformed params throw. */

@@ -19,10 +19,7 @@ const clients = new WeakMap<object, ClientEntry>();
 /** The entry of `client`, made (with its port) on first use; `v1Schemas` are kept for registrations. */
 export function entryOf(client: object, v1Schemas?: V1Schemas): ClientEntry {
   let entry = clients.get(client);
-  if (entry === undefined) {
-    entry = { port: createClientPort(client), bridge: undefined };
-    clients.set(client, entry);
-  }
-  if (v1Schemas !== undefined) entry.port.useSchemas(v1Schemas);
+  if (!entry) clients.set(client, (entry = { port: createClientPort(client) } as ClientEntry));
+  if (v1Schemas) entry.port.useSchemas(v1Schemas);
   return entry;
 }

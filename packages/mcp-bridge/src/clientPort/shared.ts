@@ -16,9 +16,8 @@ export const fn = (client: Loose, name: string): AnyFunction | undefined =>
 
 /** Call `client[name](...args)`; a missing method is the host's mistake ('invalid_options'). */
 export function invoke(client: Loose, name: string, ...args: unknown[]): unknown {
-  const method = fn(client, name);
-  if (method === undefined) throw new BridgeError('invalid_options', `The client has no ${name}()`);
-  return (method as (...values: unknown[]) => unknown).apply(client, args);
+  if (!fn(client, name)) throw new BridgeError('invalid_options', `The client has no ${name}()`);
+  return (client[name] as (...values: unknown[]) => unknown)(...args);
 }
 
 /** `value` as a record, `{}` when it is none. */
@@ -26,13 +25,9 @@ export const asRecord = (value: unknown): Record<string, unknown> =>
   typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
 
 /** The SDK request options (both generations read an undefined option as unset). */
-export const sdkOptions = (options: PortCallOptions) => ({
-  signal: options.signal,
-  timeout: options.timeout,
-  allowInputRequired: options.raw,
-  onprogress: options.onprogress,
-  resetTimeoutOnProgress: options.resetTimeoutOnProgress,
-  maxTotalTimeout: options.maxTotalTimeout,
+export const sdkOptions = ({ raw, ...options }: PortCallOptions) => ({
+  ...options,
+  allowInputRequired: raw,
 });
 
 /** The SDK method name of a list or call method (both generations name them alike). */

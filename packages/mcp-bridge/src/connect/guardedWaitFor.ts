@@ -10,14 +10,15 @@ export const CONNECTION_LOST = 'connection_lost';
  * `connection_lost` (the person's waitFor sees its signal abort with the same cause).
  */
 export function guardWaitFor(waitFor: WaitFor, lost: () => SignalLike): WaitFor {
-  return (request, context = {}) => {
-    const connection = lost();
-    const ended = (): Answer => ({ id: request.id, ok: false, reason: CONNECTION_LOST });
-    if (connection.aborted) return Promise.resolve(ended());
-    const scope = linkedController(context.signal, connection);
-    return new Promise<Answer>((resolve, reject) => {
-      const onLost = () => resolve(ended());
-      connection.addEventListener('abort', onLost, { once: true });
+  return (request, context = {}) =>
+    new Promise<Answer>((resolve, reject) => {
+      const connection = lost();
+      const onLost = () => resolve({ id: request.id, ok: false, reason: CONNECTION_LOST });
+      // Lost already: the person is not asked.
+      if (connection.aborted) return onLost();
+      const scope = linkedController(context.signal, connection);
+      // No `once`: the listener is removed when the wait settles, whichever way.
+      connection.addEventListener('abort', onLost);
       Promise.resolve(waitFor(request, { ...context, signal: scope.signal }))
         .then(resolve, reject)
         .finally(() => {
@@ -25,5 +26,4 @@ export function guardWaitFor(waitFor: WaitFor, lost: () => SignalLike): WaitFor 
           scope.dispose();
         });
     });
-  };
 }

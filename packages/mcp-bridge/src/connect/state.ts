@@ -23,20 +23,18 @@ export interface ConnectionState {
   subscribe(listener: () => void): () => void;
 }
 
-/** @internal A state with its setter (the setter stays with the connection). */
-export function createConnectionState(): ConnectionState & {
-  set(snapshot: ConnectionSnapshot): void;
-} {
+/** @internal A state and its setter (the setter stays with the connection). */
+export function createConnectionState(): [ConnectionState, (next: ConnectionSnapshot) => void] {
   let snapshot: ConnectionSnapshot = { status: 'connecting' };
   const listeners = createListeners();
-  return {
-    getSnapshot: () => snapshot,
-    subscribe: (listener) => listeners.add(listener),
-    set(next) {
-      // A closed connection stays closed.
-      if (snapshot.status === 'closed') return;
-      snapshot = Object.freeze({ ...next });
-      listeners.emit();
+  return [
+    { getSnapshot: () => snapshot, subscribe: listeners.add },
+    (next) => {
+      // A closed connection stays closed. `next` is always a fresh literal: frozen as it is.
+      if (snapshot.status !== 'closed') {
+        snapshot = Object.freeze(next);
+        listeners.emit();
+      }
     },
-  };
+  ];
 }

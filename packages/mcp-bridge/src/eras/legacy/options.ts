@@ -20,18 +20,13 @@ export function checkCall(
     options[key] !== undefined && options[key] !== bridge.settings[key];
   if (differs('sampling') || differs('roots'))
     throw invalid('Legacy era: sampling, roots go to attachWaitFor');
+  // The resolved settings carry the call's own options (its waitFor, else the attachment's).
   if (
     differs('waitFor') ||
     differs('maxAttempts') ||
     options.modes !== undefined ||
     options.limits !== undefined
-  ) {
-    return {
-      waitFor: settings.waitFor ?? bridge.settings.waitFor,
-      modes: settings.modes,
-      maxAttempts: settings.maxAttempts,
-      limits: settings.limits,
-    };
-  }
+  )
+    return settings as QuestionOptions;
   return undefined;
 }

@@ -52,23 +52,22 @@ export function createSuspension(input: {
   origin: RequestOrigin;
   limits?: Partial<FormLimits>;
 }): Suspension {
+  const { method, params, requestState, inputRequests, round } = input;
   const requests: Request[] = [];
-  for (const [key, entry] of Object.entries(input.inputRequests)) {
+  for (const [key, entry] of Object.entries(inputRequests))
     if (entry.method === 'elicitation/create')
       requests.push(
         buildElicitationRequest(entry.params, { ...input.origin, inputKey: key }, input.limits),
       );
-  }
-  const suspension: Suspension = {
+  return {
     version: VERSION,
-    method: input.method,
-    params: input.params,
-    inputRequests: input.inputRequests,
+    method,
+    params,
+    inputRequests,
     requests,
-    round: input.round,
+    round,
+    ...(requestState !== undefined && { requestState }),
   };
-  if (input.requestState !== undefined) suspension.requestState = input.requestState;
-  return suspension;
 }
 
 /**
@@ -80,35 +79,32 @@ export function parseSuspension(value: unknown, limits?: Partial<BridgeLimits>):
   const fail = (message: string, cause?: unknown) =>
     new BridgeError('invalid_params', `Invalid suspension: ${message}`, { cause });
   if (!isRecord(value)) throw fail('not an object');
-  if (value['version'] !== VERSION)
-    throw fail(`version ${String(value['version'])} is not ${VERSION} (call again)`);
-  if (typeof value['method'] !== 'string' || !CALL_METHODS.includes(value['method']))
-    throw fail('bad method');
-  const params = value['params'];
+  const { version, method, params, requestState, requests, round } = value;
+  if (version !== VERSION) throw fail(`version ${String(version)} is not ${VERSION} (call again)`);
+  if (!CALL_METHODS.includes(method as string)) throw fail('bad method');
   if (!isRecord(params)) throw fail('params must be an object');
   // The retry's answers and state come only from the Answers and the server's requestState: params
   // carrying their own would send answers nobody gave, or a forged state.
-  if (Object.hasOwn(params, 'inputResponses') || Object.hasOwn(params, 'requestState'))
+  if ('inputResponses' in params || 'requestState' in params)
     throw fail('params must not carry inputResponses or requestState');
-  if (value['requestState'] !== undefined && typeof value['requestState'] !== 'string')
+  if (requestState !== undefined && typeof requestState !== 'string')
     throw fail('requestState must be a string');
   checkBound(
     'requestState',
-    (value['requestState'] as string | undefined)?.length ?? 0,
+    requestState?.length ?? 0,
     limits?.requestState ?? Infinity,
     'characters',
   );
   const inputRequests = parseInputRequests(value['inputRequests'], limits?.inputRequests);
-  const requests = value['requests'];
   if (!Array.isArray(requests)) throw fail('requests must be an array');
   // One Request per elicitation inputRequest, each naming its own key: a bijection.
   const keys = new Set<string>();
-  for (const [key, entry] of Object.entries(inputRequests)) {
-    if (entry.method !== 'elicitation/create') continue;
-    // Throws 'invalid_params' itself (a schema the spec forbids: core's error as `cause`).
-    checkQuestion(entry.params, limits?.form);
-    keys.add(key);
-  }
+  for (const [key, entry] of Object.entries(inputRequests))
+    if (entry.method === 'elicitation/create') {
+      // Throws 'invalid_params' itself (a schema the spec forbids: core's error as `cause`).
+      checkQuestion(entry.params, limits?.form);
+      keys.add(key);
+    }
   const ids = new Set<string>();
   for (const item of requests) {
     let request: Request;
@@ -117,16 +113,14 @@ export function parseSuspension(value: unknown, limits?: Partial<BridgeLimits>):
     } catch (error) {
       throw fail(messageOf(error), error);
     }
-    const key = keyOf(request);
-    if (!keys.delete(key) || ids.has(request.id))
+    if (!keys.delete(keyOf(request)) || ids.has(request.id))
       throw fail(`request ${request.id} matches no inputRequest`);
     ids.add(request.id);
   }
-  if (keys.size > 0) throw fail(`no request for inputRequests ${[...keys]}`);
+  if (keys.size) throw fail(`no request for inputRequests ${[...keys]}`);
   // A round the bridge suspends always asks someone: without a Request, nothing was answered.
-  if (ids.size === 0) throw fail('no pending Request');
-  if (typeof value['round'] !== 'number' || !Number.isInteger(value['round']) || value['round'] < 1)
-    throw fail('round must be an integer ≥ 1');
+  if (!ids.size) throw fail('no pending Request');
+  if (!Number.isInteger(round) || (round as number) < 1) throw fail('round must be an integer ≥ 1');
   return value as unknown as Suspension;
 }
 
@@ -141,23 +135,20 @@ export function elicitationResponses(
   limits?: Partial<BridgeLimits>,
 ): Record<string, unknown> {
   const pending = new Set(suspension.requests.map((request) => request.id));
-  const byId = new Map<string, Answer>();
+  const byId = new Map<unknown, Answer>();
   const foreign: string[] = [];
   // Not an array: every Request is missing.
   for (const answer of Array.isArray(answers) ? answers : []) {
-    const id = isRecord(answer) && typeof answer['id'] === 'string' ? answer['id'] : undefined;
-    if (id === undefined || !pending.has(id) || byId.has(id) || typeof answer.ok !== 'boolean') {
+    const id = typeof answer?.id === 'string' ? answer.id : undefined;
+    if (!pending.has(id!) || byId.has(id) || typeof answer.ok !== 'boolean')
       foreign.push(String(id));
-      continue;
-    }
-    byId.set(id, answer);
+    else byId.set(id, answer);
   }
   const missing = [...pending].filter((id) => !byId.has(id));
-  if (foreign.length > 0 || missing.length > 0) {
+  if (foreign.length || missing.length)
     throw new BridgeError('answer_mismatch', 'Answers do not match the Requests', {
       details: { missing, foreign },
     });
-  }
   return Object.fromEntries(
     suspension.requests.map((request) => {
       const key = keyOf(request);
@@ -166,11 +157,10 @@ export function elicitationResponses(
         byId.get(request.id)!,
         limits?.form,
       );
-      if ('errors' in settled) {
+      if ('errors' in settled)
         throw new BridgeError('invalid_answer', `Invalid answer to ${request.id}`, {
           details: { requestId: request.id, errors: settled.errors },
         });
-      }
       return [key, settled.result];
     }),
   );
