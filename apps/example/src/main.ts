@@ -20,7 +20,8 @@ const defaultDataDir = fileURLToPath(new URL('../.waitfor-data', import.meta.url
 
 /**
  * The hosted mode (the default) keeps its questions in `--data-dir` (or WAITFOR_DATA_DIR, else
- * apps/example/.waitfor-data); `--in-page` runs the MCP clients in the page instead.
+ * apps/example/.waitfor-data) and prints its spans with `--trace`; `--in-page` runs the MCP clients
+ * in the page instead.
  */
 function modeFromArguments(argv: string[]): Pick<StartExampleOptions, 'hosted'> {
   if (argv.includes('--in-page')) return {};
@@ -28,7 +29,7 @@ function modeFromArguments(argv: string[]): Pick<StartExampleOptions, 'hosted'> 
   const dataDir = index >= 0 ? argv[index + 1] : process.env.WAITFOR_DATA_DIR;
   if (index >= 0 && (dataDir === undefined || dataDir.startsWith('--')))
     throw new Error('--data-dir needs a folder');
-  return { hosted: { dataDir: dataDir ?? defaultDataDir } };
+  return { hosted: { dataDir: dataDir ?? defaultDataDir, trace: traceRequested(argv) } };
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -60,6 +61,10 @@ async function main(argv: string[]): Promise<void> {
       : `  hosted mode: the MCP clients run here; questions are kept in ${mode.hosted.dataDir}` +
           '\n  (the in-page mode: add ?mode=page to the page address, or start with --in-page)',
   );
+  if (mode.hosted?.trace === true)
+    console.log('  trace: the span of each call and question is printed here as it ends');
+  else if (mode.hosted === undefined && traceRequested(argv))
+    console.log('  (no trace in the in-page mode: its calls are made in the browser)');
   for (const server of example.servers)
     console.log(`  ${server.name} (${server.era} era): ${server.url}`);
   console.log('Press Ctrl-C to stop.');

@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { callAndQuestion } from './printedSpans.js';
 
 // The terminal mode with the console trace, as a person starts it: `--trace` in a child process
-// whose input the test types and whose output it reads. Each span ends up on the console as the
-// ConsoleSpanExporter prints it, one `{ … }` block per span.
+// whose input the test types and whose output it reads (its spans: ./printedSpans.ts).
 
 const appDir = fileURLToPath(new URL('..', import.meta.url));
 const tsx = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));
@@ -16,12 +16,6 @@ afterEach(() => {
   child?.kill();
   child = undefined;
 });
-
-/** The spans printed in `text`: each block from its `{` (maybe right after a prompt) to a `}` at column 0. */
-const spansIn = (text: string) => text.match(/\{\n {2}resource:[^]*?^\}$/gm) ?? [];
-/** The value of `key` in a printed span, e.g. its name. */
-const fieldOf = (span: string, key: string) =>
-  new RegExp(`^ {2}${key}: '([^']*)'`, 'm').exec(span)?.[1];
 
 describe('the terminal mode with --trace', () => {
   it('prints a span for the call and one for its question, with no answer in them', async () => {
@@ -54,16 +48,9 @@ describe('the terminal mode with --trace', () => {
     expect(await exited).toBe(0);
     expect(text).toContain('Scaled search-api to 47 replicas.');
 
-    const spans = spansIn(text);
-    const call = spans.find((span) => fieldOf(span, 'name') === 'tools/call scale_service');
-    const question = spans.find((span) => fieldOf(span, 'name') === 'waitfor.question input');
-    expect(call).toBeDefined();
-    expect(question).toBeDefined();
+    const { spans, call, question } = callAndQuestion(text, 'scale_service');
     expect(call).toContain("'waitfor.server.name': 'Deploy Console'");
     expect(question).toContain("'waitfor.server.name': 'Deploy Console'");
-    // The question is the call's child, in the call's trace.
-    expect(fieldOf(question ?? '', 'traceId')).toBe(fieldOf(call ?? '', 'traceId'));
-    expect(question).toContain(`spanId: '${fieldOf(call ?? '', 'id')}'`);
     // Neither the answer nor the question's text is in any span.
     for (const span of spans) {
       expect(span).not.toMatch(/\b47\b/);

@@ -5,6 +5,7 @@ import type { Connection } from '@waitfor/mcp-bridge';
 import { createStore, pgliteDriver } from '@waitfor/store';
 import type { DurableCalls, Store, StoreInbox } from '@waitfor/store';
 import { hostName, hostTool, hostTools } from '../hostTool/hostTools.js';
+import { startHostTrace } from '../trace.js';
 import { errorText, isToolError, readableError, resultText } from '../web/resultText.js';
 import { CallBook } from './hostedCalls.js';
 import type { HostedCall } from './hostedCalls.js';
@@ -64,11 +65,13 @@ const callTimeout = 10 * 60_000;
 
 /**
  * Opens the store in `dataDir` (PGlite), connects the host's MCP clients to both servers, and
- * resumes waiting for the durable calls a previous run of the host left running.
+ * resumes waiting for the durable calls a previous run of the host left running. With `trace`,
+ * every call of its clients and every question it asks is printed to the console as a span.
  */
 export async function startHostedSession(
   dataDir: string,
   servers: ExampleServerConfig[],
+  trace = false,
 ): Promise<HostedSession> {
   // One fixed instance: a restarted host keeps the questions it asked (within the store's lease).
   const store: Store = await createStore({
@@ -78,6 +81,10 @@ export async function startHostedSession(
   });
   const inbox = await store.inbox(exampleScope, { answeredBy: exampleScope });
   const book = await CallBook.open(dataDir);
+  // The bridges' calls (durable ones too: the store calls through the same clients) and every
+  // question asked through the inbox's waitFor, the servers' and this app's tool's alike.
+  const hostTrace = await startHostTrace(trace);
+  const waitFor = hostTrace.instrument(inbox.waitFor);
   const linked = new Map<string, Linked>(
     servers.map((config) => [config.name, { config, tools: [] }]),
   );
@@ -96,11 +103,12 @@ export async function startHostedSession(
         entry.connection = await connect(
           { url: config.url },
           {
-            waitFor: inbox.waitFor,
+            waitFor,
             era: config.era,
             name: 'waitfor-example-host',
             serverName: config.name,
             reconnect: { maxAttempts: 3 },
+            extensions: hostTrace.extensions(),
           },
         );
         entry.tools = toolsOf(await entry.connection.listTools());
@@ -156,7 +164,7 @@ export async function startHostedSession(
       );
     const tool = call.server === hostName ? hostTool(call.tool) : undefined;
     if (tool !== undefined) {
-      tool.run(inbox.waitFor, signal).then((text) => finish(call, { status: 'done', text }), ended);
+      tool.run(waitFor, signal).then((text) => finish(call, { status: 'done', text }), ended);
       return;
     }
     const entry = linked.get(call.server);
@@ -274,6 +282,7 @@ export async function startHostedSession(
       );
       await book.flush();
       await store.close();
+      await hostTrace.close();
     },
   };
 }

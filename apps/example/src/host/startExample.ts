@@ -31,8 +31,9 @@ export interface StartExampleOptions {
   /**
    * The hosted mode: the MCP clients run in this host, questions are kept in PGlite in `dataDir`,
    * the page answers through `/api/inbox`. Without it the page runs its own clients (in-page mode).
+   * `trace` prints a span per call of the host's clients and per question to the console.
    */
-  hosted?: { dataDir: string };
+  hosted?: { dataDir: string; trace?: boolean };
 }
 
 /** A running example: the page URL, both MCP endpoints, and how to stop everything. */
@@ -103,7 +104,7 @@ export async function startExample(options: StartExampleOptions = {}): Promise<R
   if (options.hosted !== undefined) {
     const origins = [url, url.replace('127.0.0.1', 'localhost')];
     try {
-      session = await startHostedSession(options.hosted.dataDir, servers);
+      session = await startHostedSession(options.hosted.dataDir, servers, options.hosted.trace);
     } catch (error) {
       await Promise.all([closeServer(page), travelDesk.close(), deployConsole.close()]);
       throw error;

@@ -4,6 +4,7 @@ import { connect } from '@waitfor/mcp-bridge';
 import type { Connection } from '@waitfor/mcp-bridge';
 import { startExample } from '../host/startExample.js';
 import { hostName, hostTools } from '../hostTool/hostTools.js';
+import { startHostTrace } from '../trace.js';
 import { callTimeout } from '../web/callTimeout.js';
 import { errorText, resultText } from '../web/resultText.js';
 import { readNumber } from './choices.js';
@@ -48,11 +49,10 @@ export async function runTerminal(options: RunTerminalOptions = {}): Promise<voi
     ? AbortSignal.any([options.signal, interrupt.signal])
     : interrupt.signal;
   const terminal = createTerminalWaitFor({ reader });
-  // Loaded only when asked for: without it no OpenTelemetry SDK is registered at all.
-  const consoleTrace =
-    options.trace === true ? (await import('../trace.js')).startConsoleTrace() : undefined;
+  // Without --trace no OpenTelemetry SDK is loaded or registered at all.
+  const hostTrace = await startHostTrace(options.trace === true);
   // Questions of the servers and of the app's own tools alike become spans.
-  const waitFor = consoleTrace?.telemetry.instrument(terminal.waitFor) ?? terminal.waitFor;
+  const waitFor = hostTrace.instrument(terminal.waitFor);
   const example = await startExample();
   const legacy = createLegacySpec();
   const connections: Connection[] = [];
@@ -68,9 +68,7 @@ export async function runTerminal(options: RunTerminalOptions = {}): Promise<voi
           waitFor,
           name: 'waitfor-example-terminal',
           serverName: server.name,
-          extensions: consoleTrace
-            ? [legacy.extension, consoleTrace.telemetry]
-            : [legacy.extension],
+          extensions: hostTrace.extensions(legacy.extension),
         },
       );
       connections.push(connection);
@@ -151,6 +149,6 @@ export async function runTerminal(options: RunTerminalOptions = {}): Promise<voi
     terminal.close();
     await Promise.all(connections.map((connection) => connection.close().catch(() => undefined)));
     await example.close();
-    await consoleTrace?.close();
+    await hostTrace.close();
   }
 }
