@@ -87,33 +87,27 @@ export const messageOf = (error: unknown): string =>
 export function toBridgeError(error: unknown, signal?: AbortSignalLike): BridgeError {
   if (BridgeError.isInstance(error)) return error;
   if (isAborted(signal)) return abortedError(error);
+  const { code, name, message, data } = isRecord(error) ? error : ({} as Record<string, unknown>);
   // A peer's JSON-RPC error arrives as ProtocolError (v2) or McpError (v1). Other errors with a
   // numeric code are local (v1's StreamableHTTPError carries an HTTP status), and v1 reports its
   // own closed connections and timeouts as McpError -32000 / -32001 too: only these fixed messages
   // tell them apart from a server's error with the same code and text.
   if (
-    isRecord(error) &&
-    typeof error['code'] === 'number' &&
-    (error['name'] === 'ProtocolError' ||
-      (error['name'] === 'McpError' &&
+    typeof code === 'number' &&
+    (name === 'ProtocolError' ||
+      (name === 'McpError' &&
         !/^MCP error -3200[01]: (Connection closed|Request (was cancelled|timed out)|Maximum total timeout exceeded)$/.test(
-          String(error['message']),
+          String(message),
         )))
   ) {
     // v1 prefixes the peer's message with "MCP error <code>: ".
-    const message = String(error['message']).replace(
-      error['name'] === 'McpError' ? /^MCP error -?\d+: / : '',
-      '',
-    );
-    const rpc: WireError = { code: error['code'], message };
-    if (error['data'] !== undefined) rpc.data = error['data'];
-    return new BridgeError('server_error', `Server error ${rpc.code}: ${message}`, {
+    const text = String(message).replace(name === 'McpError' ? /^MCP error -?\d+: / : '', '');
+    return new BridgeError('server_error', `Server error ${code}: ${text}`, {
       cause: error,
-      rpc,
+      rpc: data === undefined ? { code, message: text } : { code, message: text, data },
     });
   }
-  if (isRecord(error) && error['code'] === 'UNSUPPORTED_RESULT_TYPE') {
-    return new BridgeError('unknown_result_type', String(error['message']), { cause: error });
-  }
-  return new BridgeError('client_error', messageOf(error), { cause: error });
+  return code === 'UNSUPPORTED_RESULT_TYPE'
+    ? new BridgeError('unknown_result_type', String(message), { cause: error })
+    : new BridgeError('client_error', messageOf(error), { cause: error });
 }

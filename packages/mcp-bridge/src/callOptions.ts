@@ -107,9 +107,7 @@ export function resolveCall(
   const waitFor = options.waitFor ?? attached?.waitFor;
   const modes =
     options.modes !== undefined || bridge === undefined
-      ? declaredModes(
-          elicitationCapabilities({ waitFor: waitFor ?? noWaitFor, modes: options.modes }),
-        )
+      ? declaredModes(elicitationCapabilities({ waitFor: noWaitFor, modes: options.modes }))
       : bridge.modes;
   // Either era: the server only asks what the client declared (modern: per request).
   if (bridge !== undefined && modes.some((mode) => !bridge.modes.includes(mode)))

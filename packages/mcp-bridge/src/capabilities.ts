@@ -36,10 +36,9 @@ export function elicitationCapabilities(options: CapabilityOptions): BridgeCapab
   return capabilities;
 }
 
-/** The modes a capabilities object declares (a bare `{}` is form only, as the spec says). */
-export function declaredModes(capabilities: BridgeCapabilities | undefined): ElicitationMode[] {
-  const elicitation = capabilities?.elicitation;
-  if (!elicitation) return [];
-  if (!elicitation.url) return ['form'];
-  return elicitation.form ? ['form', 'url'] : ['url'];
-}
+/**
+ * The modes the capabilities of `elicitationCapabilities` declare (it never writes a bare `{}`,
+ * which the spec reads as form only).
+ */
+export const declaredModes = (capabilities: BridgeCapabilities): ElicitationMode[] =>
+  Object.keys(capabilities.elicitation ?? {}) as ElicitationMode[];

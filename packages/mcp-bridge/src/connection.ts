@@ -30,7 +30,7 @@ import type { CallOptions, DurableCallOptions, DurableOutcome, ResumeOptions } f
 import type { Suspension } from './eras/modern/suspension';
 import { elicitationCapabilities } from './capabilities';
 import { MODERN_PROTOCOL_VERSION, type ProtocolEra } from './protocol';
-import { backoffDelay, pause, type ReconnectOptions } from './connect/backoff';
+import { backoffDelay, type ReconnectOptions } from './connect/backoff';
 import { guardWaitFor } from './connect/guardedWaitFor';
 import { createConnectionState, type ConnectionState } from './connect/state';
 
@@ -187,8 +187,9 @@ export async function connectWith(
   const connected = () => state.getSnapshot().status === 'connected';
   // Aborted (with the cause) when the connection is lost: every open question ends, connection_lost.
   let live = createController();
-  const stopped = createController();
   let swapping = false;
+  // Cancels the wait before the next attempt (close() while reconnecting: that attempt never runs).
+  let cancelWait = () => {};
   const attachment = attachWaitFor(client, {
     ...options,
     waitFor: guardWaitFor(options.waitFor, () => live.signal),
@@ -200,7 +201,7 @@ export async function connectWith(
     live.abort(error);
     // Without reconnection the SDK ends the calls in flight as it always has.
     if (maxAttempts) void recover(error);
-    else setState({ status: 'closed', error });
+    else setState('closed', { error });
   };
   // What only the network sees is acted on only when reconnecting (see `reconnect`).
   const lost = (error: unknown) => {
@@ -230,28 +231,30 @@ export async function connectWith(
     });
   const recover = async (error: unknown) => {
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-      setState({ status: 'reconnecting', attempt, error });
-      if (!(await pause(backoffDelay(attempt, retry), stopped.signal))) return;
+      if (!setState('reconnecting', { attempt, error })) return;
+      await new Promise<void>(
+        (resolve) => (cancelWait = schedule(backoffDelay(attempt, retry), resolve)),
+      );
       // Closing the old transport ends the SDK requests that were in flight on it.
       swapping = true;
       try {
         await closeClient();
         await open();
         live = createController();
-        return setState({ status: 'connected' });
+        return setState('connected');
       } catch (next) {
         error = next;
       } finally {
         swapping = false;
       }
     }
-    setState({ status: 'closed', error });
+    setState('closed', { error });
     await shutdown();
   };
   const shutdown = async () => {
-    stopped.abort();
+    cancelWait();
     live.abort(new BridgeError('aborted', 'Closed'));
-    setState({ status: 'closed' });
+    setState('closed');
     attachment.detach();
     swapping = true;
     await closeClient();
@@ -264,7 +267,7 @@ export async function connectWith(
       cause: error,
     });
   });
-  setState({ status: 'connected' });
+  setState('connected');
   // An error a ping confirms (an HTTP stream cut) means the connection is gone.
   const onerror = client.onerror;
   client.onerror = (error) => {

@@ -31,10 +31,8 @@ export const defaultBridgeLimits: Readonly<BridgeLimits> = Object.freeze({
 /** The defaults with the host's layers applied, key by key (later layers win); throws 'invalid_options'. */
 export function resolveLimits(...layers: Array<Partial<BridgeLimits> | undefined>): BridgeLimits {
   let limits: BridgeLimits = defaultBridgeLimits;
-  for (const layer of layers) {
-    if (layer !== undefined)
-      limits = { ...limits, ...layer, form: { ...limits.form, ...layer.form } };
-  }
+  for (const layer of layers)
+    if (layer) limits = { ...limits, ...layer, form: { ...limits.form, ...layer.form } };
   for (const key of ['requestState', 'inputRequests'] as const) {
     if (typeof limits[key] !== 'number' || !(limits[key] >= 0))
       throw new BridgeError('invalid_options', `limits.${key} must be a number ≥ 0`);
@@ -48,8 +46,13 @@ export function resolveLimits(...layers: Array<Partial<BridgeLimits> | undefined
   return limits;
 }
 
-/** Throws 'invalid_params' when `size` is past `limit`. */
-export function checkBound(what: string, size: number, limit: number, unit: string): void {
-  if (size > limit)
+/** Throws 'invalid_params' when `size` is past `limit` (an unknown size or limit never is). */
+export function checkBound(
+  what: string,
+  size: number | undefined,
+  limit: number | undefined,
+  unit: string,
+): void {
+  if (size! > limit!)
     throw new BridgeError('invalid_params', `${what} is past the limit of ${limit} ${unit}`);
 }

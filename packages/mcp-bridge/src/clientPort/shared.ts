@@ -52,31 +52,28 @@ export function notificationRouter(
   onMethod?: (method: string, deliver: (notification: unknown) => void) => void,
 ) {
   let routes: Map<string, Set<Listener>> | undefined;
-  const deliverTo = (listeners: Set<Listener>, notification: unknown) => {
-    for (const listener of [...listeners]) listener(asRecord(asRecord(notification)['params']));
+  const deliver = (method: string, notification: unknown) => {
+    for (const listener of [...routes!.get(method)!])
+      listener(asRecord(asRecord(notification)['params']));
   };
   return (method: string, listener: Listener): (() => void) => {
-    if (routes === undefined) {
-      const table = new Map<string, Set<Listener>>();
-      routes = table;
+    if (!routes) {
+      routes = new Map();
       const previous = client['fallbackNotificationHandler'] as
         ((notification: unknown) => Promise<void>) | undefined;
       client['fallbackNotificationHandler'] = (async (notification: unknown) => {
-        const listeners = table.get(String(asRecord(notification)['method']));
-        if (listeners !== undefined) deliverTo(listeners, notification);
-        else if (previous !== undefined) await previous.call(client, notification);
+        const name = String(asRecord(notification)['method']);
+        if (routes!.has(name)) deliver(name, notification);
+        else await previous?.call(client, notification);
       }) as never;
     }
-    let listeners = routes.get(method);
-    if (listeners === undefined) {
-      const set = new Set<Listener>();
-      listeners = set;
-      routes.set(method, set);
-      onMethod?.(method, (notification) => deliverTo(set, notification));
+    if (!routes.has(method)) {
+      routes.set(method, new Set());
+      onMethod?.(method, (notification) => deliver(method, notification));
     }
+    const listeners = routes.get(method)!;
     listeners.add(listener);
-    const own = listeners;
-    return () => void own.delete(listener);
+    return () => void listeners.delete(listener);
   };
 }
 
@@ -88,7 +85,7 @@ export function basePort(client: Loose) {
     client,
     serverName: () => {
       const name = asRecord(fn(client, 'getServerVersion')?.call(client))['name'];
-      return typeof name === 'string' && name !== '' ? name : undefined;
+      return (typeof name === 'string' && name) || undefined;
     },
     isConnected: () => client['transport'] !== undefined,
     registerCapabilities: (capabilities: Record<string, unknown>) =>

@@ -71,32 +71,29 @@ export function createV1Port(client: Loose): ClientPort {
     era: () => 'legacy',
     useSchemas: (schemas) => void (given = schemas),
     setRequestHandler: (method, handler) => {
-      const registration = (given === undefined ? loadV1Schemas() : Promise.resolve(given)).then(
-        (schemas) => {
-          const schema = schemas[v1SchemaName[method]];
-          if (schema === undefined)
-            throw new BridgeError(
-              'invalid_options',
-              `options.v1Schemas lacks ${v1SchemaName[method]}`,
-            );
-          invoke(client, 'setRequestHandler', schema, (request: unknown, extra: unknown) =>
-            handler(asRecord(asRecord(request)['params']), {
-              signal: asRecord(extra)['signal'] as AbortSignalLike | undefined,
-              id: asRecord(extra)['requestId'],
-            }),
+      const registration = Promise.resolve(given ?? loadV1Schemas()).then((schemas) => {
+        const schema = schemas[v1SchemaName[method]];
+        if (schema === undefined)
+          throw new BridgeError(
+            'invalid_options',
+            `options.v1Schemas lacks ${v1SchemaName[method]}`,
           );
-          return () => void invoke(client, 'removeRequestHandler', method);
-        },
-      );
+        invoke(client, 'setRequestHandler', schema, (request: unknown, extra: unknown) =>
+          handler(asRecord(asRecord(request)['params']), {
+            signal: asRecord(extra)['signal'] as AbortSignalLike | undefined,
+            id: asRecord(extra)['requestId'],
+          }),
+        );
+        return () => void invoke(client, 'removeRequestHandler', method);
+      });
       holdConnect(registration);
       return registration;
     },
     onNotification: notificationRouter(client),
-    call: async (method, params, options) => {
-      // v1's callTool takes a result schema second.
-      if (method === 'tools/call')
-        return invoke(client, 'callTool', params, undefined, sdkOptions(options));
-      return invoke(client, sdkName[method], params, sdkOptions(options));
-    },
+    // v1's callTool takes a result schema second.
+    call: async (method, params, options) =>
+      method === 'tools/call'
+        ? invoke(client, 'callTool', params, undefined, sdkOptions(options))
+        : invoke(client, sdkName[method], params, sdkOptions(options)),
   };
 }

@@ -1,5 +1,4 @@
-/** Reconnection timing: bounded attempts, exponential delays with full jitter, abortable waits. */
-import { isAborted, schedule, type SignalLike } from '@waitfor/runtime';
+/** Reconnection timing: bounded attempts, exponential delays with jitter. */
 
 /** How a lost Streamable HTTP connection is retried. */
 export interface ReconnectOptions {
@@ -19,20 +18,4 @@ export function backoffDelay(attempt: number, options: ReconnectOptions): number
   const ceiling = Math.min(maxDelay, initialDelay * factor ** (attempt - 1));
   // Half fixed, half random: clients that lost the same server do not come back in step.
   return ceiling / 2 + (Math.random() * ceiling) / 2;
-}
-
-/** @internal Wait `ms`, or less if `signal` aborts; resolves true when the wait ran its course. */
-export function pause(ms: number, signal: SignalLike): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (isAborted(signal)) return resolve(false);
-    const onAbort = () => {
-      cancel();
-      resolve(false);
-    };
-    const cancel = schedule(ms, () => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(true);
-    });
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -23,18 +23,20 @@ export interface ConnectionState {
   subscribe(listener: () => void): () => void;
 }
 
-/** @internal A state and its setter (the setter stays with the connection). */
-export function createConnectionState(): [ConnectionState, (next: ConnectionSnapshot) => void] {
+/** @internal A state and its setter, which reports whether it changed it (closed stays closed). */
+export function createConnectionState(): [
+  ConnectionState,
+  (status: ConnectionStatus, details?: Omit<ConnectionSnapshot, 'status'>) => boolean,
+] {
   let snapshot: ConnectionSnapshot = { status: 'connecting' };
   const listeners = createListeners();
   return [
     { getSnapshot: () => snapshot, subscribe: listeners.add },
-    (next) => {
-      // A closed connection stays closed. `next` is always a fresh literal: frozen as it is.
-      if (snapshot.status !== 'closed') {
-        snapshot = Object.freeze(next);
-        listeners.emit();
-      }
+    (status, details) => {
+      if (snapshot.status === 'closed') return false;
+      snapshot = Object.freeze({ status, ...details });
+      listeners.emit();
+      return true;
     },
   ];
 }

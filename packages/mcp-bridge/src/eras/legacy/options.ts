@@ -13,20 +13,14 @@ export function checkCall(
   settings: CallSettings,
   options: CallOptions,
 ): QuestionOptions | undefined {
-  const invalid = (message: string) => new BridgeError('invalid_options', message);
   const bridge = settings.bridge;
-  if (bridge === undefined) throw invalid('Legacy era: attachWaitFor(client) first');
+  if (!bridge) throw new BridgeError('invalid_options', 'Legacy era: attachWaitFor(client) first');
   const differs = (key: 'waitFor' | 'sampling' | 'roots' | 'maxAttempts') =>
     options[key] !== undefined && options[key] !== bridge.settings[key];
   if (differs('sampling') || differs('roots'))
-    throw invalid('Legacy era: sampling, roots go to attachWaitFor');
+    throw new BridgeError('invalid_options', 'Legacy era: sampling, roots go to attachWaitFor');
   // The resolved settings carry the call's own options (its waitFor, else the attachment's).
-  if (
-    differs('waitFor') ||
-    differs('maxAttempts') ||
-    options.modes !== undefined ||
-    options.limits !== undefined
-  )
-    return settings as QuestionOptions;
-  return undefined;
+  return differs('waitFor') || differs('maxAttempts') || options.modes || options.limits
+    ? (settings as QuestionOptions)
+    : undefined;
 }

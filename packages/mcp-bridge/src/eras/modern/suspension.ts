@@ -89,12 +89,7 @@ export function parseSuspension(value: unknown, limits?: Partial<BridgeLimits>):
     throw fail('params must not carry inputResponses or requestState');
   if (requestState !== undefined && typeof requestState !== 'string')
     throw fail('requestState must be a string');
-  checkBound(
-    'requestState',
-    requestState?.length ?? 0,
-    limits?.requestState ?? Infinity,
-    'characters',
-  );
+  checkBound('requestState', requestState?.length, limits?.requestState, 'characters');
   const inputRequests = parseInputRequests(value['inputRequests'], limits?.inputRequests);
   if (!Array.isArray(requests)) throw fail('requests must be an array');
   // One Request per elicitation inputRequest, each naming its own key: a bijection.
