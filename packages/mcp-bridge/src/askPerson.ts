@@ -26,7 +26,7 @@ import {
   type FormSchema,
 } from '@waitfor/core/form';
 import { abortedError, BridgeError, messageOf } from './bridgeError';
-import { isAborted } from '@waitfor/runtime';
+import { hostSignal, isAborted } from '@waitfor/runtime';
 import {
   answerToElicitResult,
   parseElicitationParams,
@@ -85,7 +85,8 @@ export function checkParsed(
 
 function firstRequest(question: CheckedQuestion, origin: RequestOrigin): Request {
   const request = requestOf(question.params);
-  request.data = { ...request.data, origin };
+  // requestOf made `data` for this Request alone: the origin joins it, no copy.
+  (request.data ??= {})['origin'] = origin;
   return request;
 }
 
@@ -125,10 +126,16 @@ export async function askOnce(
         onAbort = () => reject(abortedError(signal.reason));
         signal.addEventListener('abort', onAbort, { once: true });
       }
-      Promise.resolve(context.waitFor(request, signal === undefined ? {} : { signal })).then(
-        resolve,
-        reject,
-      );
+      // The host gets a real AbortSignal, made only when it looks (a question's own is quiet).
+      const options =
+        signal === undefined
+          ? {}
+          : {
+              get signal() {
+                return hostSignal(signal);
+              },
+            };
+      Promise.resolve(context.waitFor(request, options)).then(resolve, reject);
     });
   } catch (error) {
     hooks?.answer?.(request, cancelled(request));

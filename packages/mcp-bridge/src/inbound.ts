@@ -7,9 +7,10 @@
 import { askPerson, checkParsed } from './askPerson';
 import { BridgeError } from './bridgeError';
 import type { BridgeState } from './bridgeState';
-import type { InboundContext } from './clientPort';
+import type { InboundMethod } from './clientPort';
 import type { Era, PushedQuestion } from './eras/era';
 import { parseElicitationParams } from './mapping';
+import { hostSignal } from '@waitfor/runtime';
 
 /** An error the SDKs send back as a JSON-RPC error with this code. */
 function rpcRefusal(code: number, message: string): Error {
@@ -22,20 +23,16 @@ async function answerElicitation(
   question: PushedQuestion,
   params: Record<string, unknown>,
 ) {
-  // The only call in flight may bring its own waitFor, modes and maxAttempts (legacy era).
-  const { own } = question;
-  const { settings } = bridge;
+  // The only call in flight may bring its own waitFor, modes, maxAttempts and limits (legacy era).
+  const ask = question.own ?? { ...bridge.settings, modes: bridge.modes };
   try {
     const parsed = parseElicitationParams(params);
-    if (!(own?.modes ?? bridge.modes).includes(parsed.mode))
+    if (!ask.modes.includes(parsed.mode))
       throw rpcRefusal(-32602, `${parsed.mode} mode not declared`);
     // Checked (and bounded) before anyone is asked: past a limit, the push is refused -32602.
-    return await askPerson(checkParsed(parsed, (own?.limits ?? settings.limits).form), {
-      waitFor: own?.waitFor ?? settings.waitFor,
-      origin: question.origin,
-      signal: question.signal,
-      maxAttempts: own?.maxAttempts ?? settings.maxAttempts,
-      rewrite: question.rewrite,
+    return await askPerson(checkParsed(parsed, ask.limits.form), {
+      ...ask,
+      ...question,
       hooks: bridge.hooks,
     });
   } catch (error) {
@@ -51,51 +48,44 @@ async function answerElicitation(
   }
 }
 
+/** What a host's sampling or roots handler is told of the question. */
+const hostContext = (question: PushedQuestion) => ({
+  signal: hostSignal(question.signal),
+  origin: question.origin,
+});
+
 /**
  * Register the bridge's handlers on its port; `era` names the connection's era when a request
  * arrives (the client may connect after attach). Throws 'invalid_options' when the client refuses
  * a registration (connected without the capability).
  */
 export function registerHandlers(bridge: BridgeState, era: () => Era): Promise<Array<() => void>> {
-  /** Serve one request under the question its era scopes it to. */
-  const serve =
-    <T>(answer: (question: PushedQuestion, params: Record<string, unknown>) => Promise<T>) =>
-    async (params: Record<string, unknown>, context: InboundContext): Promise<T> => {
-      const question = era().question(bridge, context, params);
-      try {
-        return await answer(question, params);
-      } finally {
-        question.close();
-      }
-    };
-  const { port } = bridge;
   const { sampling, roots } = bridge.settings;
-  const registrations: Array<Promise<() => void>> = [];
+  // Each method the host serves, answered under the question its era scopes it to.
+  const answers: Record<
+    InboundMethod,
+    ((question: PushedQuestion, params: Record<string, unknown>) => Promise<unknown>) | undefined
+  > = {
+    'elicitation/create': (question, params) => answerElicitation(bridge, question, params),
+    'sampling/createMessage':
+      sampling && ((question, params) => sampling(params, hostContext(question))),
+    'roots/list': roots && ((question) => roots(hostContext(question))),
+  };
   try {
-    registrations.push(
-      port.setRequestHandler(
-        'elicitation/create',
-        serve((question, params) => answerElicitation(bridge, question, params)),
-      ),
+    return Promise.all(
+      Object.entries(answers)
+        .filter(([, answer]) => answer)
+        .map(([method, answer]) =>
+          bridge.port.setRequestHandler(method as InboundMethod, async (params, context) => {
+            const question = era().question(bridge, context, params);
+            try {
+              return await answer!(question, params);
+            } finally {
+              question.close();
+            }
+          }),
+        ),
     );
-    if (sampling !== undefined) {
-      registrations.push(
-        port.setRequestHandler(
-          'sampling/createMessage',
-          serve((question, params) =>
-            sampling(params, { signal: question.signal, origin: question.origin }),
-          ),
-        ),
-      );
-    }
-    if (roots !== undefined) {
-      registrations.push(
-        port.setRequestHandler(
-          'roots/list',
-          serve((question) => roots({ signal: question.signal, origin: question.origin })),
-        ),
-      );
-    }
   } catch (error) {
     throw new BridgeError(
       'invalid_options',
@@ -103,5 +93,4 @@ export function registerHandlers(bridge: BridgeState, era: () => Era): Promise<A
       { cause: error },
     );
   }
-  return Promise.all(registrations);
 }

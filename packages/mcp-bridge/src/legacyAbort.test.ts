@@ -32,6 +32,9 @@ function recordingInbox() {
   const signalOf = (request: Request | undefined): AbortSignalLike => {
     const signal = request === undefined ? undefined : signals.get(request.id);
     if (signal === undefined) throw new Error(`no signal recorded for ${request?.id}`);
+    // A real AbortSignal, which a host may hand to fetch or AbortSignal.any (the bridge's own
+    // bookkeeping signal is not one; the host's is made from it when the host looks).
+    expect(signal).toBeInstanceOf(AbortSignal);
     return signal;
   };
   return { inbox, waitFor, signalOf };

@@ -255,6 +255,33 @@ describe('modern-era input_required loop', () => {
     }
   });
 
+  it("hands the host real AbortSignals for questions of the SDK's own driver (waitFor, sampling)", async () => {
+    // The bridge's own bookkeeping signal of such a question is not an AbortSignal; what a host
+    // gets (and may pass to fetch or AbortSignal.any) must be.
+    const signals: unknown[] = [];
+    const { client, close } = await modernClient(
+      async (request, context) => {
+        signals.push(context?.signal);
+        return accept(request, { value: 'auto' });
+      },
+      {
+        sampling: async (_params, context) => {
+          signals.push(context.signal);
+          return { role: 'assistant', content: { type: 'text', text: 'hi' }, model: 'fake-model' };
+        },
+      },
+    );
+    try {
+      const sdk = client as { callTool(params: object): Promise<unknown> };
+      await sdk.callTool({ name: 'fan_out', arguments: { count: 1 } });
+      expect(textOf(await sdk.callTool({ name: 'ask_sampling' }))).toBe('model=fake-model');
+      expect(signals).toHaveLength(2);
+      for (const signal of signals) expect(signal).toBeInstanceOf(AbortSignal);
+    } finally {
+      await close();
+    }
+  });
+
   it("routes the SDK's own input_required driver (plain client.callTool) to the same waitFor", async () => {
     const person = scriptedPerson((request) => accept(request, { value: 'auto' }));
     const { client, close } = await modernClient(person.waitFor);

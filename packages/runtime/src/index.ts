@@ -3,7 +3,13 @@
  * uses (code and types), so nothing here is part of any public API or installed on its own.
  */
 export { brandClass } from './errorBrand';
-export { createController, isAborted, linkedController } from './controller';
+export {
+  createController,
+  createQuietController,
+  hostSignal,
+  isAborted,
+  linkedController,
+} from './controller';
 export type { ControllerLike, SignalLike } from './controller';
 export { isRecord } from './isRecord';
 export { createListeners, type Listeners } from './listeners';
