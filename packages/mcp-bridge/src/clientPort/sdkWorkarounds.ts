@@ -4,7 +4,7 @@
  * checks, against real clients, that each thing relied on still holds: an SDK upgrade that changes
  * it fails that test instead of silently breaking a connection.
  */
-import { asRecord, type Loose } from './shared';
+import { asRecord, invoke, type Loose } from './shared';
 
 /** The SDK versions these workarounds were written (and last checked) for. */
 export const WRITTEN_FOR = {
@@ -63,4 +63,32 @@ export function captureRequestId<T>(client: Loose, request: () => T): { id: unkn
   } finally {
     transport.send = send;
   }
+}
+
+/**
+ * A raw tools/call, sent by `request` (the bridge's own request, which hands back input_required),
+ * through `Client.callTool` (2.4.0) for what it does around its request: SEP-2243. It mirrors the
+ * tool's `x-mcp-header` arguments into `Mcp-Param-*` headers (read from its cached tools/list;
+ * none in a browser, where credentialed CORS cannot allow-list dynamically named headers) and, on
+ * a HEADER_MISMATCH (-32020) answer, lists the tools afresh and sends once more. callTool runs on a
+ * stand-in: `request` is the given one (also for that listing) and the response cache finds no
+ * output validator (an input_required leg carries no structured content; the bridge never
+ * validated one). All else is the client's own, read through the prototype; nothing is set on the
+ * client, so the host's own calls are untouched.
+ */
+export function callToolBy(
+  client: Loose,
+  request: (message: unknown, options: unknown) => Promise<unknown>,
+  params: Record<string, unknown>,
+  options: unknown,
+): unknown {
+  const standIn = Object.create(client, {
+    request: { value: request },
+    _cache: {
+      value: Object.create(client['_cache'] as object, {
+        outputValidator: { value: async () => undefined },
+      }),
+    },
+  }) as Loose;
+  return invoke(standIn, 'callTool', params, options);
 }

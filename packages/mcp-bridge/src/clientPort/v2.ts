@@ -5,7 +5,7 @@
 import type { AbortSignalLike } from '@waitfor/core';
 import type { ClientPort } from '../clientPort';
 import type { ProtocolEra } from '../protocol';
-import { captureRequestId, stampMissingResultType } from './sdkWorkarounds';
+import { callToolBy, captureRequestId, stampMissingResultType } from './sdkWorkarounds';
 import {
   asRecord,
   basePort,
@@ -46,18 +46,23 @@ export function createV2Port(client: Loose): ClientPort {
     onNotification: route,
     call: async (method, params, options) => {
       if (options.raw !== true) return invoke(client, sdkName[method], params, sdkOptions(options));
-      if (era() === 'modern') stampMissingResultType(client, rawIds);
-      // request() rather than callTool(): callTool validates structured output against a cached
-      // outputSchema, which an input_required leg does not carry.
-      const { id, pending } = captureRequestId(client, () =>
-        invoke(client, 'request', { method, params }, sdkOptions(options)),
-      );
-      rawIds.add(id);
-      try {
-        return await pending;
-      } finally {
-        rawIds.delete(id);
-      }
+      // Every leg is a raw request() (it hands input_required back); a tools/call goes through
+      // callTool around it for SEP-2243's Mcp-Param-* headers (see callToolBy).
+      const request = async (message: unknown, requestOptions: unknown) => {
+        if (era() === 'modern') stampMissingResultType(client, rawIds);
+        const { id, pending } = captureRequestId(client, () =>
+          invoke(client, 'request', message, requestOptions),
+        );
+        rawIds.add(id);
+        try {
+          return await pending;
+        } finally {
+          rawIds.delete(id);
+        }
+      };
+      return method === 'tools/call'
+        ? callToolBy(client, request, params, sdkOptions(options))
+        : request({ method, params }, sdkOptions(options));
     },
   };
 }
