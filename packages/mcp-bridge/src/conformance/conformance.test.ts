@@ -193,15 +193,12 @@ const scenarios: Scenario[] = [
   },
   {
     scenario: 'http-custom-headers',
-    expected: ['sep-2243-client-omit-null'],
-    // Known failure, the bridge's own: a modern-era tools/call goes out through Client.request (the
-    // bridge's input_required loop needs the raw result), and the SDK mirrors a tool's
-    // x-mcp-header arguments into Mcp-Param-* headers only inside Client.callTool.
-    knownFailures: [
+    expected: [
       'sep-2243-client-supports-custom-headers',
       'sep-2243-client-mirrors-designated-params',
       'sep-2243-client-encode-values',
       'sep-2243-client-base64-unsafe',
+      'sep-2243-client-omit-null',
     ],
   },
   {
