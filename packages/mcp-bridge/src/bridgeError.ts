@@ -55,13 +55,13 @@ export class BridgeError extends Error {
   declare readonly lastResult: unknown;
   /** Extra facts (e.g. per-field errors of `invalid_answer`, missing ids of `answer_mismatch`). */
   declare readonly details: Record<string, unknown> | undefined;
-  constructor(code: BridgeErrorCode, message: string, options: BridgeErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'BridgeError';
-    this.code = code;
-    this.rpc = options.rpc;
-    this.lastResult = options.lastResult;
-    this.details = options.details;
+  constructor(
+    code: BridgeErrorCode,
+    message: string,
+    { cause, rpc, lastResult, details }: BridgeErrorOptions = {},
+  ) {
+    super(message, cause === undefined ? undefined : { cause });
+    Object.assign(this, { name: 'BridgeError', code, rpc, lastResult, details });
   }
 
   /** True for a BridgeError from any installed copy of this package. */

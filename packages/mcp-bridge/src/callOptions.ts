@@ -11,7 +11,7 @@ import {
   type RootsHandler,
   type SamplingHandler,
 } from './bridgeState';
-import { declaredModes, elicitationCapabilities, type ElicitationMode } from './capabilities';
+import { servedModes, type ElicitationMode } from './capabilities';
 import type { ClientPort } from './clientPort';
 import type { Suspension } from './eras/modern/suspension';
 import type { BridgeExtension } from './extension';
@@ -106,9 +106,7 @@ export function resolveCall(
   const attached = bridge?.settings;
   const waitFor = options.waitFor ?? attached?.waitFor;
   const modes =
-    options.modes !== undefined || bridge === undefined
-      ? declaredModes(elicitationCapabilities({ waitFor: noWaitFor, modes: options.modes }))
-      : bridge.modes;
+    options.modes !== undefined || bridge === undefined ? servedModes(options.modes) : bridge.modes;
   // Either era: the server only asks what the client declared (modern: per request).
   if (bridge !== undefined && modes.some((mode) => !bridge.modes.includes(mode)))
     throw new BridgeError('invalid_options', `Undeclared modes (declared: ${bridge.modes})`);
@@ -141,10 +139,14 @@ export const DEFAULT_MAX_ROUNDS = 10;
  * The SDKs' progress options of a call, as the ports pass them on (resetting on progress needs a
  * progress handler: a no-op one when only the reset is asked for).
  */
-export const progressOptions = (options: CallOptions) => ({
-  onprogress: options.onprogress ?? (options.resetTimeoutOnProgress ? () => {} : undefined),
-  resetTimeoutOnProgress: options.resetTimeoutOnProgress,
-  maxTotalTimeout: options.maxTotalTimeout,
+export const progressOptions = ({
+  onprogress,
+  resetTimeoutOnProgress,
+  maxTotalTimeout,
+}: CallOptions) => ({
+  onprogress: onprogress ?? (resetTimeoutOnProgress ? () => {} : undefined),
+  resetTimeoutOnProgress,
+  maxTotalTimeout,
 });
 
 /** The numeric options of a call, checked; throws 'invalid_options'. */

@@ -19,6 +19,10 @@ export interface BridgeCapabilities {
   roots?: Record<string, never>;
 }
 
+/** The modes among `modes` (default both) the bridge serves, form first. */
+export const servedModes = (modes: readonly ElicitationMode[] = ['form', 'url']) =>
+  (['form', 'url'] as const).filter((mode) => modes.includes(mode));
+
 /**
  * Honest capabilities for a client's constructor: `elicitation` only when a waitFor exists, naming
  * exactly the modes served (never a bare `{}`, which would mean form only); `sampling`/`roots` only
@@ -28,8 +32,7 @@ export function elicitationCapabilities(options: CapabilityOptions): BridgeCapab
   const capabilities: BridgeCapabilities = {};
   const elicitation: NonNullable<BridgeCapabilities['elicitation']> = {};
   if (options.waitFor !== undefined)
-    for (const mode of ['form', 'url'] as const)
-      if ((options.modes ?? [mode]).includes(mode)) elicitation[mode] = {};
+    for (const mode of servedModes(options.modes)) elicitation[mode] = {};
   if (elicitation.form || elicitation.url) capabilities.elicitation = elicitation;
   if (options.sampling !== undefined) capabilities.sampling = {};
   if (options.roots !== undefined) capabilities.roots = {};

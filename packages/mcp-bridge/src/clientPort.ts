@@ -49,6 +49,11 @@ export interface PortCallOptions {
   timeout?: number | undefined;
   /** Ask the v2 client to hand back `input_required` instead of driving it. */
   raw?: boolean;
+  /**
+   * One modern-era call's legs (the same object for each): the first tools/call leg records the
+   * `Mcp-Param-*` headers it sent, and the retries send them again, as the SDK's own loop does.
+   */
+  legs?: { headers?: unknown } | undefined;
   /** The SDKs' progress options, passed through as named. */
   onprogress?: ((progress: CallProgress) => void) | undefined;
   resetTimeoutOnProgress?: boolean | undefined;
@@ -58,7 +63,6 @@ export interface PortCallOptions {
 /** The SDK-neutral client. */
 export interface ClientPort {
   readonly generation: SdkGeneration;
-  readonly client: object;
   era(): ProtocolEra | undefined;
   serverName(): string | undefined;
   isConnected(): boolean;

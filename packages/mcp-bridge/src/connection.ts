@@ -298,8 +298,9 @@ export async function connect(target: HttpTarget, options: ConnectOptions): Prom
     target.fetch ?? (globalThis as unknown as { fetch: FetchLike }).fetch.bind(globalThis);
   return connectWith(
     {
+      // The target's authorizationCallback, as a transport source reads it.
+      ...target,
       reconnects: true,
-      authorizationCallback: target.authorizationCallback,
       create: async (lost) =>
         new (await sdk()).StreamableHTTPClientTransport(
           new (globalThis as unknown as { URL: new (value: string) => unknown }).URL(url),

@@ -82,7 +82,6 @@ export function basePort(client: Loose) {
   const list: ClientPort['list'] = async (method, params, options) =>
     invoke(client, sdkName[method], params, sdkOptions(options));
   return {
-    client,
     serverName: () => {
       const name = asRecord(fn(client, 'getServerVersion')?.call(client))['name'];
       return (typeof name === 'string' && name) || undefined;

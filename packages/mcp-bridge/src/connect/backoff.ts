@@ -17,5 +17,5 @@ export function backoffDelay(attempt: number, options: ReconnectOptions): number
   const { initialDelay = 500, maxDelay = 10_000, factor = 2 } = options;
   const ceiling = Math.min(maxDelay, initialDelay * factor ** (attempt - 1));
   // Half fixed, half random: clients that lost the same server do not come back in step.
-  return ceiling / 2 + (Math.random() * ceiling) / 2;
+  return (ceiling * (1 + Math.random())) / 2;
 }

@@ -23,7 +23,7 @@ import { BridgeError } from '../../bridgeError';
 import type { ElicitationMode } from '../../capabilities';
 import type { CallInfo } from '../../extension';
 import type { BridgeLimits } from '../../limits';
-import { createController, isAborted, type ControllerLike } from '@waitfor/runtime';
+import { createQuietController, isAborted, type ControllerLike } from '@waitfor/runtime';
 
 /** What a legacy call sets for the questions attributed to it, instead of the attachment's. */
 export interface QuestionOptions {
@@ -38,8 +38,6 @@ export interface LiveCall {
   info: CallInfo;
   /** Set when the call brought its own question options. */
   own: QuestionOptions | undefined;
-  ended: boolean;
-  questions: Set<ControllerLike & { candidates: readonly LiveCall[] }>;
 }
 
 /** One pushed question as linked to the calls it can belong to. */
@@ -71,50 +69,50 @@ export interface QuestionLinks {
 /** Fresh, empty links for one attached client. */
 export function createQuestionLinks(): QuestionLinks {
   const calls = new Set<LiveCall>();
-  const open = new Set<ControllerLike>();
+  /** Open questions (with their candidates) and the calls following the links. */
+  const open = new Set<ControllerLike & { candidates?: readonly LiveCall[] }>();
   let detached: { reason: unknown } | undefined;
 
   return {
     beginCall(info, own) {
-      if (own !== undefined ? calls.size > 0 : [...calls].some((call) => call.own)) {
+      if (own ? calls.size : [...calls].some((call) => call.own))
         throw new BridgeError(
           'invalid_options',
           'Legacy era: a call with own waitFor/modes/maxAttempts/limits must run alone',
         );
-      }
-      const live: LiveCall = { info, own, ended: false, questions: new Set() };
+      const live: LiveCall = { info, own };
       calls.add(live);
       const signal = info.signal;
+      // A call has ended once it left `calls` (idempotent: only the first end finds it there).
       const end = () => {
-        if (live.ended) return;
-        live.ended = true;
-        calls.delete(live);
+        if (!calls.delete(live)) return;
         signal?.removeEventListener('abort', end);
-        for (const question of live.questions) {
-          if (question.candidates.every((candidate) => candidate.ended)) {
+        // Its open questions whose every candidate has now ended (followed calls have none).
+        for (const question of open)
+          if (
+            question.candidates?.includes(live) &&
+            !question.candidates.some((candidate) => calls.has(candidate))
+          )
             question.abort(new BridgeError('aborted', 'The call that asked this ended'));
-          }
-        }
       };
       // An abort ends the call at once for its questions, before the SDK call has unwound.
       if (isAborted(signal)) end();
-      else signal?.addEventListener('abort', end, { once: true });
+      else signal?.addEventListener('abort', end);
       return end;
     },
 
     openQuestion(sdkSignal, link) {
       const candidates = link ? [...calls] : [];
-      const question = Object.assign(createController(), { candidates });
+      // Quiet: the bridge listens; a host gets a real signal only when it looks (hostSignal).
+      const question = Object.assign(createQuietController(), { candidates });
       const onSdkAbort = () => question.abort(sdkSignal?.reason);
       if (isAborted(sdkSignal)) onSdkAbort();
       else sdkSignal?.addEventListener('abort', onSdkAbort);
-      for (const candidate of candidates) candidate.questions.add(question);
       open.add(question);
       return {
         signal: question.signal,
         calls: candidates,
         close: () => {
-          for (const candidate of candidates) candidate.questions.delete(question);
           open.delete(question);
           sdkSignal?.removeEventListener('abort', onSdkAbort);
         },
