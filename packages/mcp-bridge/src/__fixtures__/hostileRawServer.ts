@@ -100,6 +100,10 @@ function answer(
       };
     }
     if (params.name === 'no_result_type') return { content: [{ type: 'text', text: 'untyped' }] };
+    if (params.name === 'plain')
+      return { resultType: 'complete', content: [{ type: 'text', text: 'plain' }] };
+    // Not a CallToolResult: content must be an array.
+    if (params.name === 'bad_content') return { resultType: 'complete', content: 'not a list' };
   }
   return undefined;
 }

@@ -14,6 +14,7 @@ import type { Loose } from './shared';
 import {
   callToolBy,
   captureRequestId,
+  requestValidated,
   stampMissingResultType,
   WRITTEN_FOR,
 } from './sdkWorkarounds';
@@ -82,6 +83,58 @@ describe('v2 client on a modern connection', () => {
     ids.add(id);
     const result = await pending;
     expect(result['content']).toEqual([{ type: 'text', text: 'untyped' }]);
+  });
+});
+
+describe('request() with the era validator kept (requestValidated)', () => {
+  let server: HostileRawServer;
+  let client: Client;
+  beforeEach(async () => {
+    server = await startHostileRawServer();
+    client = await connectModern(server.url, {});
+  });
+  afterEach(async () => {
+    await client.close();
+    await server.close();
+  });
+
+  const send = (validators: Map<string, unknown>, name: string) =>
+    requestValidated(
+      client as unknown as Loose,
+      validators,
+      'modern',
+      { method: 'tools/call', params: { name, arguments: {} } },
+      {},
+    ) as Promise<Record<string, unknown>>;
+
+  test('request() hands its Standard Schema validator to _requestWithSchemaViaCodec, synchronously, once', async () => {
+    const validators = new Map<string, unknown>();
+    expect(await send(validators, 'plain')).toMatchObject({ content: [{ text: 'plain' }] });
+    expect([...validators.keys()]).toEqual(['modern tools/call']);
+    const validator = validators.get('modern tools/call') as Record<string, unknown>;
+    expect(typeof (validator['~standard'] as { validate?: unknown }).validate).toBe('function');
+    // Nothing is left on the client: the capture shadowed the method for that one call.
+    expect(Object.hasOwn(client, '_requestWithSchemaViaCodec')).toBe(false);
+    // Kept, it is passed as request()'s explicit schema: the same result.
+    expect(await send(validators, 'plain')).toMatchObject({ content: [{ text: 'plain' }] });
+    expect(validators.size).toBe(1);
+  });
+
+  test('the kept validator refuses what the SDK refuses (no looser)', async () => {
+    const validators = new Map<string, unknown>();
+    const first = await send(validators, 'bad_content').catch((error: unknown) => error);
+    expect(validators.size).toBe(1);
+    const again = await send(validators, 'bad_content').catch((error: unknown) => error);
+    const sdk = await (
+      (client as unknown as Loose)['request']!({
+        method: 'tools/call',
+        params: { name: 'bad_content', arguments: {} },
+      } as never) as Promise<unknown>
+    ).catch((error: unknown) => error);
+    for (const error of [first, again]) {
+      expect(error).toBeInstanceOf(Error);
+      expect(String(error)).toBe(String(sdk));
+    }
   });
 });
 

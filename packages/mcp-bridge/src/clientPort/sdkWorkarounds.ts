@@ -66,6 +66,45 @@ export function captureRequestId<T>(client: Loose, request: () => T): { id: unkn
 }
 
 /**
+ * `request()` without a result schema (2.4.0) looks up the era's validator for the method by
+ * probing it with `undefined`, which builds and prints a full zod error, every time — the SDK's own
+ * retry legs skip it. The validator it finds is a plain Standard Schema of the era and method, so
+ * the bridge keeps it (`validators`, per port) and passes it to `request()` as its documented
+ * explicit schema: the same validation, once looked up. It is captured from the one synchronous
+ * call `request()` makes to `_requestWithSchemaViaCodec`.
+ */
+export function requestValidated(
+  client: Loose,
+  validators: Map<string, unknown>,
+  era: string | undefined,
+  message: { method: string; params?: unknown },
+  options: unknown,
+): unknown {
+  const key = `${era} ${message.method}`;
+  const known = validators.get(key);
+  if (known !== undefined) return invoke(client, 'request', message, known, options);
+  const funnel = '_requestWithSchemaViaCodec';
+  const original = client[funnel] as ((...args: unknown[]) => unknown) | undefined;
+  // Shadowed for this one call only, on the instance (the prototype's method is left alone).
+  const capture = typeof original === 'function' && !Object.hasOwn(client, funnel);
+  if (capture) {
+    client[funnel] = function (this: unknown, ...args: unknown[]) {
+      delete client[funnel];
+      validators.set(key, args[2]);
+      return original.apply(this, args);
+    } as never;
+  }
+  try {
+    return invoke(client, 'request', message, options);
+  } finally {
+    if (capture) delete client[funnel];
+  }
+}
+
+/** The JSON-RPC error code of SEP-2243's HEADER_MISMATCH (the SDK's `HEADER_MISMATCH_ERROR_CODE`). */
+export const HEADER_MISMATCH = -32020;
+
+/**
  * A raw tools/call, sent by `request` (the bridge's own request, which hands back input_required),
  * through `Client.callTool` (2.4.0) for what it does around its request: SEP-2243. It mirrors the
  * tool's `x-mcp-header` arguments into `Mcp-Param-*` headers (read from its cached tools/list;

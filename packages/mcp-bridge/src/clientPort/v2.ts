@@ -5,7 +5,13 @@
 import type { AbortSignalLike } from '@waitfor/core';
 import type { ClientPort } from '../clientPort';
 import type { ProtocolEra } from '../protocol';
-import { callToolBy, captureRequestId, stampMissingResultType } from './sdkWorkarounds';
+import {
+  callToolBy,
+  captureRequestId,
+  HEADER_MISMATCH,
+  requestValidated,
+  stampMissingResultType,
+} from './sdkWorkarounds';
 import {
   asRecord,
   basePort,
@@ -20,6 +26,8 @@ import {
 export function createV2Port(client: Loose): ClientPort {
   /** JSON-RPC ids of the bridge's raw requests in flight on this client. */
   const rawIds = new Set<unknown>();
+  /** The SDK's result validators by era and method (see requestValidated). */
+  const validators = new Map<string, unknown>();
   const era = () => invoke(client, 'getProtocolEra') as ProtocolEra | undefined;
   const route = notificationRouter(client, (method, deliver) => {
     try {
@@ -44,14 +52,19 @@ export function createV2Port(client: Loose): ClientPort {
       return Promise.resolve(() => void invoke(client, 'removeRequestHandler', method));
     },
     onNotification: route,
-    call: async (method, params, options) => {
+    call: async (method, params, { legs, ...options }) => {
       if (options.raw !== true) return invoke(client, sdkName[method], params, sdkOptions(options));
-      // Every leg is a raw request() (it hands input_required back); a tools/call goes through
-      // callTool around it for SEP-2243's Mcp-Param-* headers (see callToolBy).
-      const request = async (message: unknown, requestOptions: unknown) => {
-        if (era() === 'modern') stampMissingResultType(client, rawIds);
+      // Every leg is a raw request() (it hands input_required back); the first leg of a tools/call
+      // goes through callTool around it for SEP-2243's Mcp-Param-* headers (see callToolBy), and
+      // the retries send the same headers again, as the SDK's own loop does.
+      const request = async (
+        message: { method: string; params?: unknown },
+        requestOptions: unknown,
+      ) => {
+        const current = era();
+        if (current === 'modern') stampMissingResultType(client, rawIds);
         const { id, pending } = captureRequestId(client, () =>
-          invoke(client, 'request', message, requestOptions),
+          requestValidated(client, validators, current, message, requestOptions),
         );
         rawIds.add(id);
         try {
@@ -60,9 +73,37 @@ export function createV2Port(client: Loose): ClientPort {
           rawIds.delete(id);
         }
       };
-      return method === 'tools/call'
-        ? callToolBy(client, request, params, sdkOptions(options))
-        : request({ method, params }, sdkOptions(options));
+      const sent = sdkOptions(options);
+      if (method !== 'tools/call') return request({ method, params }, sent);
+      // The server's answer to a retry with the first leg's headers, when its declarations changed.
+      let mismatch: unknown;
+      if (legs !== undefined && 'headers' in legs) {
+        try {
+          return await request({ method, params }, { ...sent, headers: legs.headers });
+        } catch (error) {
+          if (asRecord(error)['code'] !== HEADER_MISMATCH) throw error;
+          mismatch = error;
+        }
+      }
+      return callToolBy(
+        client,
+        (message, requestOptions) => {
+          // callTool's first send gets that answer again (nothing is sent twice): it then lists the
+          // tools afresh and sends with the new headers.
+          if (mismatch !== undefined) {
+            const error = mismatch;
+            mismatch = undefined;
+            return Promise.reject(error);
+          }
+          const sending = message as { method: string };
+          // What the tools/call goes out with (not the listing callTool may send first).
+          if (legs !== undefined && sending.method === method)
+            legs.headers = asRecord(requestOptions)['headers'];
+          return request(sending, requestOptions);
+        },
+        params,
+        sent,
+      );
     },
   };
 }

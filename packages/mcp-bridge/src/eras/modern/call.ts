@@ -101,16 +101,19 @@ export async function runInputRequiredLoop(
       ? start.params
       : retryParams(start.params, start.retry.responses, start.retry.requestState);
   let round = start.round;
+  // The same options for every leg: a tools/call's retries send its first leg's Mcp-Param-* headers.
+  const legOptions = {
+    ...options.progress,
+    signal: options.signal,
+    timeout: options.timeout,
+    raw: true,
+    legs: {},
+  };
   for (;;) {
     if (isAborted(options.signal)) throw abortedError();
     let result: unknown;
     try {
-      result = await options.port.call(options.method, send, {
-        ...options.progress,
-        signal: options.signal,
-        timeout: options.timeout,
-        raw: true,
-      });
+      result = await options.port.call(options.method, send, legOptions);
     } catch (error) {
       throw toBridgeError(error, options.signal);
     }
