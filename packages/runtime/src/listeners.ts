@@ -17,7 +17,6 @@ export function createListeners<T = void>(): Listeners<T> {
       };
     },
     emit(value) {
-      if (set.size === 0) return;
       // A copy: a listener may stop listening (or add another) while it runs.
       for (const listener of [...set]) {
         try {
