@@ -168,14 +168,14 @@ function settle(
   if (data == null) return { result: { action: 'accept', content: validation.value } };
   const content = validation.value;
   // Entries, not assignments: a field named "__proto__" must stay an own key.
-  const missing: Array<[string, string]> = [];
+  let missing: Array<[string, string]> | undefined;
   for (const field of formFields(question.schema)) {
     const input = Object.hasOwn(data, field.name) ? data[field.name] : undefined;
     if (input != null && input !== '') continue;
     delete content[field.name];
-    if (field.required) missing.push([field.name, 'Required.']);
+    if (field.required) (missing ??= []).push([field.name, 'Required.']);
   }
-  return missing.length > 0
+  return missing !== undefined
     ? { errors: Object.fromEntries(missing) }
     : { result: { action: 'accept', content } };
 }

@@ -24,15 +24,20 @@ async function answerElicitation(
   params: Record<string, unknown>,
 ) {
   // The only call in flight may bring its own waitFor, modes, maxAttempts and limits (legacy era).
-  const ask = question.own ?? { ...bridge.settings, modes: bridge.modes };
+  // Every push pays for this path: fields are read one by one, no object is spread.
+  const { own } = question;
+  const { settings } = bridge;
   try {
     const parsed = parseElicitationParams(params);
-    if (!ask.modes.includes(parsed.mode))
+    if (!(own?.modes ?? bridge.modes).includes(parsed.mode))
       throw rpcRefusal(-32602, `${parsed.mode} mode not declared`);
     // Checked (and bounded) before anyone is asked: past a limit, the push is refused -32602.
-    return await askPerson(checkParsed(parsed, ask.limits.form), {
-      ...ask,
-      ...question,
+    return await askPerson(checkParsed(parsed, (own?.limits ?? settings.limits).form), {
+      waitFor: own?.waitFor ?? settings.waitFor,
+      origin: question.origin,
+      signal: question.signal,
+      maxAttempts: own?.maxAttempts ?? settings.maxAttempts,
+      rewrite: question.rewrite,
       hooks: bridge.hooks,
     });
   } catch (error) {

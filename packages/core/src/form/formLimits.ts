@@ -43,7 +43,8 @@ export function resolveLimits(options: FormSchemaOptions | undefined): FormLimit
   const limits = options?.limits;
   if (limits === undefined) return defaultFormLimits;
   if (!isRecord(limits)) fail('invalid_options', 'limits', 'limits must be an object');
-  const resolved = { ...defaultFormLimits };
+  // Copied only when a limit is set: every question of a host on the defaults passes here.
+  let resolved: FormLimits | undefined;
   for (const key of Object.keys(limits) as (keyof FormLimits)[]) {
     const value = limits[key];
     if (!Object.hasOwn(defaultFormLimits, key))
@@ -51,9 +52,9 @@ export function resolveLimits(options: FormSchemaOptions | undefined): FormLimit
     if (value === undefined) continue;
     if (typeof value !== 'number' || !(value >= 0))
       fail('invalid_options', `limits.${key}`, `limits.${key} must be a number >= 0`);
-    resolved[key] = value;
+    (resolved ??= { ...defaultFormLimits })[key] = value;
   }
-  return resolved;
+  return resolved ?? defaultFormLimits;
 }
 
 /** What a checked schema measured, so a later call with other limits can tell whether it still fits. */

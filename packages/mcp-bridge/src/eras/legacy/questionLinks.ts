@@ -66,6 +66,12 @@ export interface QuestionLinks {
   abortAll(reason: unknown): void;
 }
 
+/** A question as its candidate calls hold it. */
+type Question = ControllerLike & { candidates: readonly LiveCall[] };
+
+/** The candidates of a question no bridge call was in flight for (shared: never written). */
+const noCalls: readonly LiveCall[] = Object.freeze([]);
+
 /** Fresh, empty links for one attached client. */
 export function createQuestionLinks(): QuestionLinks {
   const calls = new Set<LiveCall>();
@@ -102,9 +108,10 @@ export function createQuestionLinks(): QuestionLinks {
     },
 
     openQuestion(sdkSignal, link) {
-      const candidates = link ? [...calls] : [];
+      const candidates = link && calls.size > 0 ? [...calls] : noCalls;
       // Quiet: the bridge listens; a host gets a real signal only when it looks (hostSignal).
-      const question = Object.assign(createQuietController(), { candidates });
+      const question = createQuietController() as Question;
+      question.candidates = candidates;
       const onSdkAbort = () => question.abort(sdkSignal?.reason);
       if (isAborted(sdkSignal)) onSdkAbort();
       else sdkSignal?.addEventListener('abort', onSdkAbort);
