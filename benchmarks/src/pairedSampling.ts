@@ -19,9 +19,9 @@ export const PAIRED_SAMPLING: Omit<SampleCallsOptions, 'variants'> = {
 /** Calls per variant profiled when the budget is missed. */
 export const PROFILED_CALLS = 3_000;
 
-/** The method sentence of a comparison; `calls` says what one call is. */
-export function comparisonMethod(calls: string): string {
-  const { runs, roundsPerRun, warmUpRounds, settleRounds } = PAIRED_SAMPLING;
+/** The method sentence of a comparison; `calls` says what one call is, `runs` how many runs it takes. */
+export function comparisonMethod(calls: string, runs = PAIRED_SAMPLING.runs): string {
+  const { roundsPerRun, warmUpRounds, settleRounds } = PAIRED_SAMPLING;
   return (
     `Three variants — the bridge (a), the baseline (b) and the baseline again on a second ` +
     `identical connection (the A/A control) — interleaved call by call (${calls}), the order ` +

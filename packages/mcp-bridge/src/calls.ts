@@ -38,18 +38,20 @@ export interface CallTarget {
   readonly bridge: BridgeState | undefined;
 }
 
+/** `last` inside the extensions' aroundCall hooks, the first extension outermost. */
 function around(
   extensions: readonly BridgeExtension[],
   call: CallInfo,
   last: () => Promise<unknown>,
+  from = 0,
 ): Promise<unknown> {
-  if (extensions.length === 0) return last();
-  const chain = extensions.reduceRight<() => Promise<unknown>>(
-    (next, extension) =>
-      extension.aroundCall === undefined ? next : () => extension.aroundCall!(call, next),
-    last,
-  );
-  return chain();
+  // Every call passes here: no chain is built, each hook gets its `next` when it runs.
+  for (let index = from; index < extensions.length; index++) {
+    const extension = extensions[index]!;
+    if (extension.aroundCall !== undefined)
+      return extension.aroundCall(call, () => around(extensions, call, last, index + 1));
+  }
+  return last();
 }
 
 /** @internal Run one bridge call on `target`; `start` resumes a suspended one. */
