@@ -29,8 +29,10 @@ export const entries = [
     budget: 3 * 1024,
   },
   // The target is 10 KB (the hardening limits and the host-facing facade; was 8 KB). It is missed:
-  // ~10.8 KB, about 1.3 KB of it `connect` (transport options, state, reconnection). Until `connect`
-  // moves to an entry of its own or is cut down, the test holds the line at 11 KB so it cannot grow.
+  // ~10.9 KB, about 1.2 KB of it `connect` (transport options, state, reconnection; the entry
+  // without it is ~9.3 KB). A round of cuts took 0.3 KB out; the per-question speed work and the
+  // Mcp-Param-* headers put some back. Until `connect` moves to an entry of its own (the team's
+  // call), the test holds the line at 11 KB so it cannot grow.
   { name: '@waitfor/mcp-bridge', file: 'packages/mcp-bridge/src/index.ts', budget: 11 * 1024 },
   { name: '@waitfor/legacy-spec', file: 'packages/legacy-spec/src/index.ts', budget: 3 * 1024 },
   // @opentelemetry/api is a peer: left out, like every peer.
