@@ -84,20 +84,8 @@ describe('v2 client on a modern connection', () => {
     const result = await pending;
     expect(result['content']).toEqual([{ type: 'text', text: 'untyped' }]);
   });
-});
 
-describe('request() with the era validator kept (requestValidated)', () => {
-  let server: HostileRawServer;
-  let client: Client;
-  beforeEach(async () => {
-    server = await startHostileRawServer();
-    client = await connectModern(server.url, {});
-  });
-  afterEach(async () => {
-    await client.close();
-    await server.close();
-  });
-
+  // requestValidated: request() with the era validator kept.
   const send = (validators: Map<string, unknown>, name: string) =>
     requestValidated(
       client as unknown as Loose,
