@@ -1,11 +1,11 @@
 'use client';
-import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useMemo, useRef } from 'react';
 import type { ComponentType, ReactNode } from 'react';
 import type { Request } from '@waitfor/core';
+import { ArrivalAnnouncer } from './ArrivalAnnouncer.js';
 import { classNames } from './classNames.js';
 import { useLocalization } from './localization.js';
 import { RequestBoundary } from './RequestBoundary.js';
-import { requestServer } from './requestServer.js';
 import { RequestView } from './RequestView.js';
 import { usePendingRequests } from './usePendingRequests.js';
 import { useRequest } from './useRequest.js';
@@ -30,16 +30,6 @@ export interface RequestListProps {
   className?: string;
 }
 
-// Visually hidden, still read: the announcer is for screen readers; sighted people see the list.
-const hidden = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clipPath: 'inset(50%)',
-  whiteSpace: 'nowrap',
-} as const;
-
 /**
  * Every open Request of the inbox, one item per id, oldest first. Each item has its own error
  * boundary: one that fails to render shows an error with Decline / Cancel, the others keep working.
@@ -55,29 +45,12 @@ export function RequestList({ item = RequestListItem, empty, className }: Reques
   const root = useRef<HTMLDivElement>(null);
   const previous = useRef<readonly Request[] | undefined>(undefined);
   const focused = useRef<string | undefined>(undefined);
-  const [news, setNews] = useState({ text: '', count: 0 });
 
   useEffect(() => {
     const before = previous.current;
     previous.current = requests;
-    // The first render: what is on screen when the list appears is not news.
+    // The first render: nothing was focused in a list that was not there.
     if (before === undefined) return;
-    const known = new Set(before.map((request) => request.id));
-    const arrived = requests.filter((request) => !known.has(request.id));
-    const [first] = arrived;
-    if (first !== undefined) {
-      setNews(({ count }) => ({
-        // A new node each time (keyed by count): the same words twice, e.g. a re-ask, are read again.
-        count: count + 1,
-        text:
-          arrived.length > 1
-            ? text('arrivedMany', { count: arrived.length })
-            : text('arrived', {
-                server: requestServer(first, text('unknownServer')),
-                prompt: first.prompt,
-              }),
-      }));
-    }
     const gone = focused.current;
     if (gone === undefined || requests.some((request) => request.id === gone)) return;
     focused.current = undefined;
@@ -94,13 +67,11 @@ export function RequestList({ item = RequestListItem, empty, className }: Reques
       next?.querySelector<HTMLElement>('.waitfor-prompt, button, input, select, textarea') ??
       root.current?.querySelector<HTMLElement>('.waitfor-empty');
     target?.focus();
-  }, [requests, text]);
+  }, [requests]);
 
   return (
     <div ref={root} className={classNames('waitfor-list', className)}>
-      <div className="waitfor-announcer" role="status" aria-live="polite" style={hidden}>
-        {news.text ? <span key={news.count}>{news.text}</span> : null}
-      </div>
+      <ArrivalAnnouncer requests={requests} />
       {requests.length === 0 ? (
         <div className="waitfor-empty" tabIndex={-1}>
           {empty ?? <p>{text('empty')}</p>}

@@ -9,6 +9,8 @@ export type {
   LocalizationOptions,
   TranslateFieldError,
 } from './localization.js';
+export { ArrivalAnnouncer } from './ArrivalAnnouncer.js';
+export type { ArrivalAnnouncerProps } from './ArrivalAnnouncer.js';
 export { usePendingRequests } from './usePendingRequests.js';
 export { useRequest } from './useRequest.js';
 export { useAnswer } from './useAnswer.js';

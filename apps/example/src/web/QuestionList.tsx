@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import type { ReactNode, RefObject } from 'react';
 import type { Request } from '@waitfor/core';
 import {
+  ArrivalAnnouncer,
   RequestBoundary,
   RequestListItem,
   requestServer,
@@ -53,16 +54,6 @@ function groupByCall(requests: readonly Request[], unknownServer: string): Group
   return [...groups.values()];
 }
 
-// Visually hidden, still read by screen readers.
-const hidden = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clipPath: 'inset(50%)',
-  whiteSpace: 'nowrap',
-} as const;
-
 /**
  * Every open question, grouped by the call that asked it and captioned with its tool and server.
  * Like @waitfor/react's RequestList it announces new questions and, when the question holding
@@ -77,7 +68,6 @@ export function QuestionList({ titles, gone, startedRef, empty }: QuestionListPr
   const root = useRef<HTMLDivElement>(null);
   const previous = useRef<readonly Request[] | undefined>(undefined);
   const focused = useRef<string | undefined>(undefined);
-  const [news, setNews] = useState({ text: '', count: 0 });
   const groups = groupByCall(requests, text('unknownServer'));
 
   useEffect(() => {
@@ -86,19 +76,6 @@ export function QuestionList({ titles, gone, startedRef, empty }: QuestionListPr
     if (before === undefined) return;
     const known = new Set(before.map((request) => request.id));
     const arrived = requests.filter((request) => !known.has(request.id));
-    const [first] = arrived;
-    if (first !== undefined) {
-      setNews(({ count }) => ({
-        count: count + 1,
-        text:
-          arrived.length > 1
-            ? text('arrivedMany', { count: arrived.length })
-            : text('arrived', {
-                server: requestServer(first, text('unknownServer')),
-                prompt: first.prompt,
-              }),
-      }));
-    }
     const prompt = (id: string) =>
       root.current?.querySelector<HTMLElement>(
         `[data-question="${CSS.escape(id)}"] .waitfor-prompt`,
@@ -141,9 +118,7 @@ export function QuestionList({ titles, gone, startedRef, empty }: QuestionListPr
 
   return (
     <div ref={root} className="waitfor-list">
-      <div className="waitfor-announcer" role="status" aria-live="polite" style={hidden}>
-        {news.text ? <span key={news.count}>{news.text}</span> : null}
-      </div>
+      <ArrivalAnnouncer requests={requests} />
       {groups.length === 0 ? (
         <div className="waitfor-empty" tabIndex={-1}>
           {empty}

@@ -1,0 +1,59 @@
+'use client';
+import { useEffect, useRef, useState } from 'react';
+import type { Request } from '@waitfor/core';
+import { useLocalization } from './localization.js';
+import { requestServer } from './requestServer.js';
+
+/** Props of ArrivalAnnouncer. */
+export interface ArrivalAnnouncerProps {
+  /** The open Requests as the list shows them (e.g. `usePendingRequests()`). */
+  requests: readonly Request[];
+}
+
+// Visually hidden, still read: the announcer is for screen readers; sighted people see the list.
+const hidden = {
+  position: 'absolute',
+  width: 1,
+  height: 1,
+  overflow: 'hidden',
+  clipPath: 'inset(50%)',
+  whiteSpace: 'nowrap',
+} as const;
+
+/**
+ * A polite live region (visually hidden) that announces each Request arriving in `requests`, and
+ * who asks; several at once are announced as a count. What is there on the first render is not
+ * news. `RequestList` renders one; a list of its own (grouped, say) renders one too.
+ */
+export function ArrivalAnnouncer({ requests }: ArrivalAnnouncerProps) {
+  const { text } = useLocalization();
+  const previous = useRef<readonly Request[] | undefined>(undefined);
+  const [news, setNews] = useState({ text: '', count: 0 });
+
+  useEffect(() => {
+    const before = previous.current;
+    previous.current = requests;
+    if (before === undefined) return;
+    const known = new Set(before.map((request) => request.id));
+    const arrived = requests.filter((request) => !known.has(request.id));
+    const [first] = arrived;
+    if (first === undefined) return;
+    setNews(({ count }) => ({
+      // A new node each time (keyed by count): the same words twice, e.g. a re-ask, are read again.
+      count: count + 1,
+      text:
+        arrived.length > 1
+          ? text('arrivedMany', { count: arrived.length })
+          : text('arrived', {
+              server: requestServer(first, text('unknownServer')),
+              prompt: first.prompt,
+            }),
+    }));
+  }, [requests, text]);
+
+  return (
+    <div className="waitfor-announcer" role="status" aria-live="polite" style={hidden}>
+      {news.text ? <span key={news.count}>{news.text}</span> : null}
+    </div>
+  );
+}
