@@ -9,12 +9,13 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { accept, createInbox, type Request } from '@waitfor/core';
+import { accept, createInbox } from '@waitfor/core';
 import { createInboxHandler } from '@waitfor/http';
-import { createRemoteInbox, type RemoteInbox } from '@waitfor/http/client';
+import { createRemoteInbox } from '@waitfor/http/client';
 import { toNodeListener } from '@waitfor/http/node';
 import { ms } from './format';
-import { collectGarbage, median } from './stats';
+import { question, until } from './inboxQuestions';
+import { collectGarbage, median, quantile } from './stats';
 import type { BenchResult } from './result';
 
 /** Answers timed (after WARMUP untimed ones). */
@@ -22,30 +23,6 @@ export const ANSWERS = 300;
 const WARMUP = 30;
 /** Event-stream clients connected for the memory figure. */
 export const CLIENTS = 1_000;
-
-const question = (id: string): Request => ({
-  id,
-  kind: 'approval',
-  prompt: `May I book trip ${id}?`,
-  data: { origin: { server: 'bench' } },
-});
-
-/** The value below which `share` of the values lie (nearest rank). */
-function quantile(values: readonly number[], share: number): number {
-  const sorted = [...values].sort((left, right) => left - right);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)]!;
-}
-
-/** Resolves once `check` holds for `inbox`, tested after each of its changes. */
-const until = (inbox: RemoteInbox, check: () => boolean): Promise<void> =>
-  new Promise((resolve) => {
-    if (check()) return resolve();
-    const stop = inbox.subscribe(() => {
-      if (!check()) return;
-      stop();
-      resolve();
-    });
-  });
 
 async function startServer() {
   const inbox = createInbox();

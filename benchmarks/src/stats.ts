@@ -52,3 +52,9 @@ export function collectGarbage(): boolean {
   gc();
   return true;
 }
+
+/** The value below which `share` of the values lie (nearest rank). */
+export function quantile(values: readonly number[], share: number): number {
+  const sorted = [...values].sort((left, right) => left - right);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)]!;
+}

@@ -9,7 +9,8 @@ import { accept, createInbox, type Inbox, type Request } from '@waitfor/core';
 import { createStore, pgliteDriver, postgresDriver, type Store } from '@waitfor/store';
 import { startPostgres } from '../../packages/store/src/__fixtures__/postgresServer';
 import { ms } from './format';
-import { collectGarbage, median } from './stats';
+import { question, until } from './inboxQuestions';
+import { collectGarbage, median, quantile } from './stats';
 import type { BenchResult } from './result';
 
 /** Answers timed per latency figure (after WARMUP untimed ones). */
@@ -20,30 +21,6 @@ export const FLEET_ANSWERS = 600;
 /** Open questions in the scope whose inbox is opened. */
 export const OPEN_QUESTIONS = 10_000;
 const SNAPSHOT_RUNS = 5;
-
-const question = (id: string): Request => ({
-  id,
-  kind: 'approval',
-  prompt: `May I book trip ${id}?`,
-  data: { origin: { server: 'bench' } },
-});
-
-/** The value below which `share` of the values lie (nearest rank). */
-function quantile(values: readonly number[], share: number): number {
-  const sorted = [...values].sort((left, right) => left - right);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)]!;
-}
-
-/** Resolves once `check` holds for `inbox`, tested after each of its changes. */
-const until = (inbox: Inbox, check: () => boolean): Promise<void> =>
-  new Promise((resolve) => {
-    if (check()) return resolve();
-    const stop = inbox.subscribe(() => {
-      if (!check()) return;
-      stop();
-      resolve();
-    });
-  });
 
 /**
  * Asks on `asker`, answers through `answerer` (once it lists the question), and times from the
