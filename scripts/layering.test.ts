@@ -75,17 +75,6 @@ const forbidden: Array<[string, string]> = [
   ['packages/runtime/src/layer.ts', "export const load = () => import('@waitfor/core');"],
   ['packages/runtime/src/layer.ts', "import { useState } from 'react';"],
   ['packages/runtime/src/layer.ts', "import type { Client } from '@modelcontextprotocol/client';"],
-  // The store sits above core and the bridge: nothing below it may reach up to it.
-  ['packages/core/src/layer.ts', "import { createStore } from '@waitfor/store';"],
-  ['packages/mcp-bridge/src/layer.ts', "import { createStore } from '@waitfor/store';"],
-  ['packages/legacy-spec/src/layer.ts', "import { createStore } from '@waitfor/store';"],
-  ['packages/react/src/layer.ts', "import type { StoreInbox } from '@waitfor/store';"],
-  ['packages/react/src/layer.ts', "export const load = () => import('@waitfor/store');"],
-  ['packages/mcp-bridge/src/layer.ts', "export const load = () => import('@waitfor/store');"],
-  ['packages/store/src/layer.ts', "import { RequestList } from '@waitfor/react';"],
-  ['packages/store/src/layer.ts', "import { legacySpec } from '@waitfor/legacy-spec';"],
-  ['packages/store/src/layer.ts', "import { connect } from '@waitfor/mcp-bridge/node';"],
-  ['packages/store/src/layer.ts', "import { Client } from '@modelcontextprotocol/client';"],
 ];
 
 const allowed: Array<[string, string]> = [
