@@ -2,13 +2,31 @@ import { callKey } from './callQuestions.js';
 import { usePageText } from './locales/usePageText.js';
 import type { CallState } from './useExampleSession.js';
 
-const statusKey = {
+/** The page text key of each call status (both modes). */
+export const statusKey = {
   running: 'running_',
   done: 'done',
   declined: 'declined',
   failed: 'failed',
   cancelled: 'cancelled',
 } as const;
+
+/** "Cancel call" for a running call (both modes): it stops the whole call. */
+export function CancelCall({ title, onCancel }: { title: string; onCancel(): void }) {
+  const say = usePageText();
+  return (
+    <div className="call-actions">
+      <button
+        type="button"
+        className="secondary"
+        aria-label={say('cancelCallLabel', { tool: title })}
+        onClick={onCancel}
+      >
+        {say('cancelCall')}
+      </button>
+    </div>
+  );
+}
 
 /** Props of CallLog. */
 export interface CallLogProps {
@@ -49,16 +67,7 @@ export function CallLog({ calls, busy, onCancel, onRetry }: CallLogProps) {
           ) : null}
           {/* "Cancel call" stops the whole call; a question's own Cancel only answers that question. */}
           {call.status === 'running' ? (
-            <div className="call-actions">
-              <button
-                type="button"
-                className="secondary"
-                aria-label={say('cancelCallLabel', { tool: call.title })}
-                onClick={() => onCancel(call.id)}
-              >
-                {say('cancelCall')}
-              </button>
-            </div>
+            <CancelCall title={call.title} onCancel={() => onCancel(call.id)} />
           ) : null}
           {call.status === 'failed' || call.status === 'cancelled' || call.status === 'declined' ? (
             <div className="call-actions">

@@ -1,6 +1,7 @@
 import { useRef, useState, useSyncExternalStore } from 'react';
 import type { createRemoteInbox } from '@waitfor/http/client';
 import { CallProgress, ConnectionStatus, WaitforProvider } from '@waitfor/react';
+import { CancelCall, statusKey } from './CallLog.js';
 import { QuestionList } from './QuestionList.js';
 import { Settings } from './Settings.js';
 import type { Theme } from './Settings.js';
@@ -14,14 +15,6 @@ import type { HostedCall, HostedServer } from './useHostedSession.js';
 
 /** The page's remote inbox (made once, by main.tsx, for the page's life). */
 export type RemoteInbox = ReturnType<typeof createRemoteInbox>;
-
-const statusKey = {
-  running: 'running_',
-  done: 'done',
-  declined: 'declined',
-  failed: 'failed',
-  cancelled: 'cancelled',
-} as const;
 
 const eraKey = { legacy: 'legacyEra', modern: 'modernEra', host: 'hostEra' } as const;
 
@@ -185,16 +178,7 @@ function HostedCalls({
           ) : null}
           {call.text !== undefined ? <p className="call-text">{call.text}</p> : null}
           {call.status === 'running' ? (
-            <div className="call-actions">
-              <button
-                type="button"
-                className="secondary"
-                aria-label={say('cancelCallLabel', { tool: call.title })}
-                onClick={() => onCancel(call.id)}
-              >
-                {say('cancelCall')}
-              </button>
-            </div>
+            <CancelCall title={call.title} onCancel={() => onCancel(call.id)} />
           ) : null}
         </li>
       ))}
