@@ -38,6 +38,8 @@ export interface LiveCall {
   info: CallInfo;
   /** Set when the call brought its own question options. */
   own: QuestionOptions | undefined;
+  /** Its open questions: the call's end counts down theirs. */
+  questions: Set<Question>;
 }
 
 /** One pushed question as linked to the calls it can belong to. */
@@ -66,8 +68,8 @@ export interface QuestionLinks {
   abortAll(reason: unknown): void;
 }
 
-/** A question as its candidate calls hold it. */
-type Question = ControllerLike & { candidates: readonly LiveCall[] };
+/** A question as its candidate calls hold it: `running` of them have not ended yet. */
+type Question = ControllerLike & { running: number };
 
 /** The candidates of a question no bridge call was in flight for (shared: never written). */
 const noCalls: readonly LiveCall[] = Object.freeze([]);
@@ -75,30 +77,30 @@ const noCalls: readonly LiveCall[] = Object.freeze([]);
 /** Fresh, empty links for one attached client. */
 export function createQuestionLinks(): QuestionLinks {
   const calls = new Set<LiveCall>();
-  /** Open questions (with their candidates) and the calls following the links. */
-  const open = new Set<ControllerLike & { candidates?: readonly LiveCall[] }>();
+  /** Open questions and the calls following the links: what abortAll walks. */
+  const open = new Set<ControllerLike>();
   let detached: { reason: unknown } | undefined;
 
   return {
     beginCall(info, own) {
-      if (own ? calls.size : [...calls].some((call) => call.own))
+      // A call with its own options runs alone, so it is the first (and only) one when it runs.
+      const [first] = calls;
+      if (own ? calls.size : first?.own)
         throw new BridgeError(
           'invalid_options',
           'Legacy era: a call with own waitFor/modes/maxAttempts/limits must run alone',
         );
-      const live: LiveCall = { info, own };
+      const live: LiveCall = { info, own, questions: new Set() };
       calls.add(live);
       const signal = info.signal;
       // A call has ended once it left `calls` (idempotent: only the first end finds it there).
+      // Each of its questions counts down; one whose every candidate has ended is aborted. A
+      // count, not a scan: ending a call costs its own questions, however many are open.
       const end = () => {
         if (!calls.delete(live)) return;
         signal?.removeEventListener('abort', end);
-        // Its open questions whose every candidate has now ended (followed calls have none).
-        for (const question of open)
-          if (
-            question.candidates?.includes(live) &&
-            !question.candidates.some((candidate) => calls.has(candidate))
-          )
+        for (const question of live.questions)
+          if (--question.running === 0)
             question.abort(new BridgeError('aborted', 'The call that asked this ended'));
       };
       // An abort ends the call at once for its questions, before the SDK call has unwound.
@@ -111,7 +113,8 @@ export function createQuestionLinks(): QuestionLinks {
       const candidates = link && calls.size > 0 ? [...calls] : noCalls;
       // Quiet: the bridge listens; a host gets a real signal only when it looks (hostSignal).
       const question = createQuietController() as Question;
-      question.candidates = candidates;
+      question.running = candidates.length;
+      for (const candidate of candidates) candidate.questions.add(question);
       const onSdkAbort = () => question.abort(sdkSignal?.reason);
       if (isAborted(sdkSignal)) onSdkAbort();
       else sdkSignal?.addEventListener('abort', onSdkAbort);
@@ -121,6 +124,7 @@ export function createQuestionLinks(): QuestionLinks {
         calls: candidates,
         close: () => {
           open.delete(question);
+          for (const candidate of candidates) candidate.questions.delete(question);
           sdkSignal?.removeEventListener('abort', onSdkAbort);
         },
       };
