@@ -24,10 +24,18 @@ export function invoke(client: Loose, name: string, ...args: unknown[]): unknown
 export const asRecord = (value: unknown): Record<string, unknown> =>
   typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
 
-/** The SDK request options (both generations read an undefined option as unset). */
-export const sdkOptions = ({ raw, ...options }: PortCallOptions) => ({
-  ...options,
-  allowInputRequired: raw,
+/**
+ * The SDK request options (both generations read an undefined option as unset), named one by one:
+ * nothing else of the bridge's own options reaches an SDK, and every leg of every call passes here
+ * (a rest copy is V8's slow path).
+ */
+export const sdkOptions = (options: PortCallOptions) => ({
+  signal: options.signal,
+  timeout: options.timeout,
+  allowInputRequired: options.raw,
+  onprogress: options.onprogress,
+  resetTimeoutOnProgress: options.resetTimeoutOnProgress,
+  maxTotalTimeout: options.maxTotalTimeout,
 });
 
 /** The SDK method name of a list or call method (both generations name them alike). */

@@ -52,7 +52,8 @@ export function createV2Port(client: Loose): ClientPort {
       return Promise.resolve(() => void invoke(client, 'removeRequestHandler', method));
     },
     onNotification: route,
-    call: async (method, params, { legs, ...options }) => {
+    call: async (method, params, options) => {
+      const { legs } = options;
       if (options.raw !== true) return invoke(client, sdkName[method], params, sdkOptions(options));
       // Every leg is a raw request() (it hands input_required back); the first leg of a tools/call
       // goes through callTool around it for SEP-2243's Mcp-Param-* headers (see callToolBy), and
