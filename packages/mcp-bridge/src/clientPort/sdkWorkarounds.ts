@@ -4,6 +4,7 @@
  * checks, against real clients, that each thing relied on still holds: an SDK upgrade that changes
  * it fails that test instead of silently breaking a connection.
  */
+import { isRecord } from '@waitfor/runtime';
 import { asRecord, invoke, type Loose } from './shared';
 
 /** The SDK versions these workarounds were written (and last checked) for. */
@@ -32,11 +33,7 @@ export function stampMissingResultType(client: Loose, ids: Set<unknown>): void {
     const record = asRecord(message);
     const result = record['result'];
     inner(
-      ids.has(record['id']) &&
-        typeof result === 'object' &&
-        result !== null &&
-        !Array.isArray(result) &&
-        !('resultType' in result)
+      ids.has(record['id']) && isRecord(result) && !('resultType' in result)
         ? { ...record, result: { ...result, resultType: 'complete' } }
         : message,
       ...rest,
