@@ -66,16 +66,16 @@ export function originalParams(params: Record<string, unknown>): Record<string, 
   return rest;
 }
 
-type Classified =
-  | { kind: 'complete' }
-  | { kind: 'input_required'; inputRequests: unknown; requestState: string | undefined };
+/** An `input_required` result (its requestState checked and bounded). */
+type InputRequired = { inputRequests?: unknown; requestState?: string };
 
-function classify(result: unknown, stateLimit: number): Classified {
+/** Whether `result` requires input (else it is complete); throws on a malformed or unknown one. */
+function requiresInput(result: unknown, stateLimit: number): result is InputRequired {
   if (typeof result !== 'object' || result === null)
     throw new BridgeError('invalid_params', 'Result is not an object');
   const record = result as Record<string, unknown>;
   const resultType = record['resultType'];
-  if (resultType === undefined || resultType === 'complete') return { kind: 'complete' };
+  if (resultType === undefined || resultType === 'complete') return false;
   if (resultType !== 'input_required') {
     throw new BridgeError(
       'unknown_result_type',
@@ -88,7 +88,7 @@ function classify(result: unknown, stateLimit: number): Classified {
     throw new BridgeError('invalid_params', 'requestState must be a string');
   // Echoed byte-exact with every retry (and stored in a suspension): bounded before it is kept.
   if (state !== undefined) checkBound('requestState', state.length, stateLimit, 'characters');
-  return { kind: 'input_required', inputRequests: record['inputRequests'], requestState: state };
+  return true;
 }
 
 /** Drive one call to completion (or suspension). */
@@ -118,8 +118,7 @@ export async function runInputRequiredLoop(
       throw toBridgeError(error, options.signal);
     }
     const limits = options.round.limits ?? defaultBridgeLimits;
-    const classified = classify(result, limits.requestState);
-    if (classified.kind === 'complete')
+    if (!requiresInput(result, limits.requestState))
       return { status: 'complete', result: result as Record<string, unknown> };
     round += 1;
     if (round > options.maxRounds) {
@@ -129,14 +128,14 @@ export async function runInputRequiredLoop(
         { lastResult: result },
       );
     }
-    const inputRequests = parseInputRequests(classified.inputRequests, limits.inputRequests);
+    const inputRequests = parseInputRequests(result.inputRequests, limits.inputRequests);
     if (options.durable) {
       for (const [key, entry] of Object.entries(inputRequests))
         assertServable(key, entry, options.round);
       const suspension = createSuspension({
         method: options.method,
         params: start.params,
-        requestState: classified.requestState,
+        requestState: result.requestState,
         inputRequests,
         round,
         origin: options.origin,
@@ -150,7 +149,7 @@ export async function runInputRequiredLoop(
       origin: options.origin,
       signal: options.signal,
     });
-    send = retryParams(start.params, responses, classified.requestState);
+    send = retryParams(start.params, responses, result.requestState);
   }
 }
 
