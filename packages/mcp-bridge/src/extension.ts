@@ -1,10 +1,11 @@
 import type { AbortSignalLike, Answer, Request, WaitFor } from '@waitfor/core';
-import { createController, linkedController, type ControllerLike } from '@waitfor/runtime';
+import type { ControllerLike } from '@waitfor/runtime';
 import { askOnce, buildElicitationRequest, cancelled, type AskHooks } from './askPerson';
 import { BridgeError } from './bridgeError';
 import { callOrigin } from './eras/era';
 import type { ElicitationMode } from './capabilities';
 import type { CallMethod, ProtocolEra } from './protocol';
+import { questionBatch } from './eras/modern/round';
 
 /** One call the bridge issues, as extensions see it in `aroundCall`. */
 export interface CallInfo {
@@ -110,14 +111,9 @@ export function hostQuestions(
         ...callOrigin(call),
       }),
     ask: (requests, options = {}) => {
-      // Each question has its own signal, all aborted through ONE listener on the batch's signal:
-      // however many questions, no signal collects a listener each (Node warns past 10).
-      const batch = linkedController(options.signal);
+      // Each question has its own signal, all aborted through one listener (see questionBatch).
+      const [batch, questions] = questionBatch(options.signal, requests);
       batches.add(batch);
-      const questions = requests.map(createController);
-      const fanOut = () => questions.forEach((question) => question.abort(batch.signal.reason));
-      batch.signal.addEventListener('abort', fanOut);
-      if (batch.signal.aborted) fanOut();
       const context = { waitFor: options.waitFor ?? waitFor, hooks };
       return Promise.all(
         requests.map(async (request, index) => {

@@ -108,6 +108,22 @@ export async function answerHostRequest(
   }
 }
 
+/**
+ * One controller per item of `items`, all aborted when the batch is (`signal` aborts, or
+ * `batch.abort`) through ONE listener on the batch's signal: however many questions, no signal
+ * collects a listener each (Node warns past 10). The batch needs `dispose()` once settled.
+ */
+export function questionBatch(signal: AbortSignalLike | undefined, items: readonly unknown[]) {
+  const batch = linkedController(signal);
+  const controllers = items.map(createController);
+  const fanOut = () => {
+    for (const controller of controllers) controller.abort(batch.signal.reason);
+  };
+  batch.signal.addEventListener('abort', fanOut);
+  if (batch.signal.aborted) fanOut();
+  return [batch, controllers] as const;
+}
+
 /** Resolve every inputRequest of a round concurrently; responses are keyed exactly like the requests. */
 export async function resolveRound(
   inputRequests: Record<string, InputRequest>,
@@ -142,13 +158,7 @@ export async function resolveRound(
       entries.length === 0 ? [] : [[entries[0]![0], await answer(0, context.signal)]],
     );
   }
-  const round = linkedController(context.signal);
-  const controllers = entries.map(createController);
-  const fanOut = () => {
-    for (const controller of controllers) controller.abort(round.signal.reason);
-  };
-  round.signal.addEventListener('abort', fanOut);
-  if (round.signal.aborted) fanOut();
+  const [round, controllers] = questionBatch(context.signal, entries);
   try {
     const settled = await Promise.all(
       entries.map(async ([key], index) => {
