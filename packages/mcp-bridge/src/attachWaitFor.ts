@@ -30,7 +30,7 @@ import {
   type ToolParams,
 } from './calls';
 import type { DurableOutcome, ResumeOptions } from './callOptions';
-import { declaredModes, elicitationCapabilities, type ElicitationMode } from './capabilities';
+import { elicitationCapabilities, servedModes, type ElicitationMode } from './capabilities';
 import type { ClientPort, V1Schemas } from './clientPort';
 import type { Era } from './eras/era';
 import { eraFor } from './eras';
@@ -228,7 +228,8 @@ export function attachWaitFor(client: object, options: AttachOptions): Bridge {
   const entry = entryOf(client, options.v1Schemas);
   const { port } = entry;
   const capabilities = elicitationCapabilities(options);
-  const modes = declaredModes(capabilities);
+  // The modes those capabilities declare (options.waitFor is checked, so every served one).
+  const modes = servedModes(options.modes);
   if (!port.isConnected()) port.registerCapabilities(capabilities as Record<string, unknown>);
 
   const tracker = createRequestTracker();

@@ -38,10 +38,3 @@ export function elicitationCapabilities(options: CapabilityOptions): BridgeCapab
   if (options.roots !== undefined) capabilities.roots = {};
   return capabilities;
 }
-
-/**
- * The modes the capabilities of `elicitationCapabilities` declare (it never writes a bare `{}`,
- * which the spec reads as form only).
- */
-export const declaredModes = (capabilities: BridgeCapabilities): ElicitationMode[] =>
-  Object.keys(capabilities.elicitation ?? {}) as ElicitationMode[];
