@@ -56,3 +56,10 @@ export function checkBound(
   if (size! > limit!)
     throw new BridgeError('invalid_params', `${what} is past the limit of ${limit} ${unit}`);
 }
+
+/** Throws 'invalid_params' unless `state` is absent or a string within `limit` characters. */
+export function checkRequestState(state: unknown, limit: number | undefined, prefix = ''): void {
+  if (state !== undefined && typeof state !== 'string')
+    throw new BridgeError('invalid_params', `${prefix}requestState must be a string`);
+  checkBound('requestState', (state as string | undefined)?.length, limit, 'characters');
+}

@@ -18,7 +18,7 @@ import type { CallMethod } from '../../protocol';
 import { callOrigin, type CallJob, type CallOutcome } from '../era';
 import { assertServable, parseInputRequests, resolveRound, type RoundContext } from './round';
 import { createSuspension } from './suspension';
-import { checkBound, defaultBridgeLimits } from '../../limits';
+import { checkRequestState, defaultBridgeLimits } from '../../limits';
 
 /** The outcome of a loop: the final result, or (durable mode) a suspension. */
 export type LoopOutcome = CallOutcome;
@@ -83,11 +83,8 @@ function requiresInput(result: unknown, stateLimit: number): result is InputRequ
       { lastResult: result },
     );
   }
-  const state = record['requestState'];
-  if (state !== undefined && typeof state !== 'string')
-    throw new BridgeError('invalid_params', 'requestState must be a string');
   // Echoed byte-exact with every retry (and stored in a suspension): bounded before it is kept.
-  if (state !== undefined) checkBound('requestState', state.length, stateLimit, 'characters');
+  checkRequestState(record['requestState'], stateLimit);
   return true;
 }
 

@@ -12,7 +12,7 @@ import { parseRequest, type Answer, type Request, type RequestOrigin } from '@wa
 import { buildElicitationRequest, checkQuestion, settleAnswer } from '../../askPerson';
 import { BridgeError, messageOf } from '../../bridgeError';
 import type { FormLimits } from '@waitfor/core/form';
-import { checkBound, type BridgeLimits } from '../../limits';
+import { checkRequestState, type BridgeLimits } from '../../limits';
 import { CALL_METHODS, type CallMethod } from '../../protocol';
 import { isRecord } from '../../mapping';
 import { parseInputRequests, type InputRequest } from './round';
@@ -87,9 +87,7 @@ export function parseSuspension(value: unknown, limits?: Partial<BridgeLimits>):
   // carrying their own would send answers nobody gave, or a forged state.
   if ('inputResponses' in params || 'requestState' in params)
     throw fail('params must not carry inputResponses or requestState');
-  if (requestState !== undefined && typeof requestState !== 'string')
-    throw fail('requestState must be a string');
-  checkBound('requestState', requestState?.length, limits?.requestState, 'characters');
+  checkRequestState(requestState, limits?.requestState, 'Invalid suspension: ');
   const inputRequests = parseInputRequests(value['inputRequests'], limits?.inputRequests);
   if (!Array.isArray(requests)) throw fail('requests must be an array');
   // One Request per elicitation inputRequest, each naming its own key: a bijection.
