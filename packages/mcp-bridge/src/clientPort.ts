@@ -18,7 +18,7 @@ import { BridgeError } from './bridgeError';
 import { fn, type Loose } from './clientPort/shared';
 import { createV1Port } from './clientPort/v1';
 import { createV2Port } from './clientPort/v2';
-import type { CallMethod, ListMethod, ProtocolEra, SdkGeneration } from './protocol';
+import type { CallMethod, ListMethod, ProtocolEra } from './protocol';
 
 /** The server→client request methods the bridge answers. */
 export type InboundMethod = 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
@@ -62,7 +62,6 @@ export interface PortCallOptions {
 
 /** The SDK-neutral client. */
 export interface ClientPort {
-  readonly generation: SdkGeneration;
   era(): ProtocolEra | undefined;
   serverName(): string | undefined;
   isConnected(): boolean;

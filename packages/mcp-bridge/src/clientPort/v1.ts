@@ -66,7 +66,6 @@ export function createV1Port(client: Loose): ClientPort {
   };
 
   return {
-    generation: 'v1',
     ...basePort(client),
     era: () => 'legacy',
     useSchemas: (schemas) => void (given = schemas),

@@ -37,7 +37,6 @@ export function createV2Port(client: Loose): ClientPort {
     }
   });
   return {
-    generation: 'v2',
     ...basePort(client),
     era,
     useSchemas: () => undefined,
