@@ -16,7 +16,6 @@ import type { ClientPort } from './clientPort';
 import type { Suspension } from './eras/modern/suspension';
 import type { BridgeExtension } from './extension';
 import { defaultBridgeLimits, resolveLimits, type BridgeLimits } from './limits';
-import type { ProtocolEra } from './protocol';
 
 /** One progress notification of a call, as the server sent it. */
 export interface CallProgress {
@@ -80,7 +79,6 @@ export type DurableOutcome<T = Record<string, unknown>> =
 /** @internal One call's options, its own else its bridge's. */
 export interface CallSettings {
   port: ClientPort;
-  era: ProtocolEra;
   serverName: string;
   bridge: BridgeState | undefined;
   /** Set when neither the call nor its bridge gave one (durable calls may do without). */
@@ -99,7 +97,6 @@ export const noWaitFor: WaitFor = async (request) => cancelled(request);
 /** The settings of one call: its own options, else its client's bridge's (both eras). */
 export function resolveCall(
   port: ClientPort,
-  era: ProtocolEra,
   bridge: BridgeState | undefined,
   options: CallOptions,
 ): CallSettings {
@@ -112,7 +109,6 @@ export function resolveCall(
     throw new BridgeError('invalid_options', `Undeclared modes (declared: ${bridge.modes})`);
   return {
     port,
-    era,
     serverName: serverNameOf(port, options.serverName || attached?.serverName),
     bridge,
     waitFor,

@@ -73,7 +73,7 @@ export async function runCall(
   if (!era.durable && (durable || start !== undefined)) {
     throw new BridgeError('durable_unsupported', 'durable needs a modern-era connection');
   }
-  const settings = resolveCall(target.port, negotiated, target.bridge, options);
+  const settings = resolveCall(target.port, target.bridge, options);
   const own = era.checkCall(settings, options, durable);
   const base = originalParams(params);
   const info: CallInfo = {
