@@ -17,6 +17,7 @@ import {
   type Request,
   type RequestOrigin,
   type WaitFor,
+  type WaitForContext,
 } from '@waitfor/core';
 import {
   formFields,
@@ -106,6 +107,29 @@ export const cancelled = (request: Request): Answer => ({
   reason: 'cancelled',
 });
 
+/** Where the context handed to waitFor keeps the question's own (quiet) signal. */
+const QUESTION_SIGNAL = Symbol('question signal');
+
+/** The context's `signal`: one shared getter, own and enumerable, so a spread context keeps it. */
+const HOST_SIGNAL: PropertyDescriptor = Object.freeze({
+  get(this: { [QUESTION_SIGNAL]: AbortSignalLike }) {
+    return hostSignal(this[QUESTION_SIGNAL]);
+  },
+  enumerable: true,
+  configurable: true,
+});
+
+/**
+ * What waitFor is handed: `signal` is a real AbortSignal, made when the host first reads it (a
+ * question's own is quiet). Defined with a shared descriptor: an object literal with a getter is
+ * several times slower to create, and every question pays for this.
+ */
+const waitContext = (signal: AbortSignalLike): WaitForContext =>
+  Object.defineProperty<object>({ [QUESTION_SIGNAL]: signal }, 'signal', HOST_SIGNAL);
+
+/** Resolved: awaiting it lets the reactions of promises settled before run (one microtask). */
+const oneTick = Promise.resolve();
+
 /** Ask one Request through waitFor, reporting it to the hooks; a throwing waitFor becomes 'wait_failed'. */
 export async function askOnce(
   request: Request,
@@ -120,23 +144,36 @@ export async function askOnce(
   let answer: Answer;
   let onAbort: (() => void) | undefined;
   try {
-    // Race the waitFor against the abort: a waitFor that ignores its signal must not hold the call open.
-    answer = await new Promise<Answer>((resolve, reject) => {
-      if (signal !== undefined) {
-        onAbort = () => reject(abortedError(signal.reason));
-        signal.addEventListener('abort', onAbort, { once: true });
-      }
-      // The host gets a real AbortSignal, made only when it looks (a question's own is quiet).
-      const options =
-        signal === undefined
-          ? {}
-          : {
-              get signal() {
-                return hostSignal(signal);
-              },
-            };
-      Promise.resolve(context.waitFor(request, options)).then(resolve, reject);
-    });
+    const pending = Promise.resolve(
+      context.waitFor(request, signal === undefined ? {} : waitContext(signal)),
+    );
+    // A waitFor that answered at once (a policy, a stored choice) is settled after one tick:
+    // nobody waited, so nothing listens for the abort (checked below all the same).
+    let settled = 'no' as 'no' | 'answered' | 'threw';
+    let outcome: unknown;
+    pending.then(
+      (value) => {
+        settled = 'answered';
+        outcome = value;
+      },
+      (error: unknown) => {
+        settled = 'threw';
+        outcome = error;
+      },
+    );
+    await oneTick;
+    if (settled === 'threw') throw outcome;
+    answer = outcome as Answer;
+    if (settled === 'no')
+      // Race the waitFor against the abort: a waitFor that ignores its signal must not hold the call open.
+      answer = await new Promise<Answer>((resolve, reject) => {
+        if (signal !== undefined) {
+          onAbort = () => reject(abortedError(signal.reason));
+          signal.addEventListener('abort', onAbort);
+          if (isAborted(signal)) onAbort();
+        }
+        pending.then(resolve, reject);
+      });
   } catch (error) {
     hooks?.answer?.(request, cancelled(request));
     if (BridgeError.isInstance(error)) throw error;

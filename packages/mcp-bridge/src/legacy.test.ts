@@ -2,7 +2,7 @@
  * Legacy-era behaviour against real servers: the person's time is not cut off by the call's
  * timeout, undeclared modes are refused with -32602, and invalid forms are re-asked, never sent.
  */
-import { accept } from '@waitfor/core';
+import { accept, createInbox, type AbortSignalLike, type WaitFor } from '@waitfor/core';
 import { describe, expect, it } from 'vitest';
 import {
   openClient,
@@ -70,7 +70,36 @@ describe.each<ClientKind>(['v2-legacy', 'v1'])('%s client', (kind) => {
       },
     );
   });
+
+  it('ends a waiting question when the server gives up on its push (notifications/cancelled)', async () => {
+    // The inbox keeps the question listed until its signal aborts. The tool is called with the
+    // plain SDK client, so no bridge call is in flight: only the SDK's own signal for the pushed
+    // request (aborted by the server's notifications/cancelled) can end the question. The bridge
+    // hooks that signal only once somebody waits, as this inbox does.
+    const inbox = createInbox();
+    const signals: AbortSignalLike[] = [];
+    const waitFor: WaitFor = (request, context) => {
+      if (context?.signal) signals.push(context.signal);
+      return inbox.waitFor(request, context);
+    };
+    await withOpenClient(kind, 'stdio', { args: [v1PushFixture] }, { waitFor }, async (client) => {
+      const call = (client as unknown as SdkToolCaller).callTool({
+        name: 'push',
+        arguments: { mode: 'form', timeoutMs: 1_000 },
+      });
+      expect(textOf(await call)).toBe('error:-32001');
+      // The person was asked, and the question left the inbox without an answer.
+      expect(signals).toHaveLength(1);
+      await expect.poll(() => inbox.getSnapshot().length).toBe(0);
+      expect(signals[0]!.aborted).toBe(true);
+    });
+  });
 });
+
+/** The tools/call both SDK clients have, called here without the bridge. */
+interface SdkToolCaller {
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+}
 
 describe.each<ClientKind>(['v2-legacy', 'v2-modern', 'v1'])(
   'form validation with a %s client',

@@ -98,4 +98,75 @@ describe('createQuietController', () => {
     quiet.abort('again');
     expect(heard).toBe(false);
   });
+
+  describe('with a parent (the SDK signal of the request a question came with)', () => {
+    /** A real AbortController whose signal counts the listeners added to it and still there. */
+    function watchedParent() {
+      const parent = new AbortController();
+      let added = 0;
+      let live = 0;
+      const add = parent.signal.addEventListener.bind(parent.signal);
+      const remove = parent.signal.removeEventListener.bind(parent.signal);
+      parent.signal.addEventListener = ((type: string, listener: () => void) => {
+        added += 1;
+        live += 1;
+        add(type, listener);
+      }) as never;
+      parent.signal.removeEventListener = ((type: string, listener: () => void) => {
+        live -= 1;
+        remove(type, listener);
+      }) as never;
+      return { parent, added: () => added, live: () => live };
+    }
+
+    it('takes over an abort it is asked about, without ever listening to the parent', () => {
+      const watched = watchedParent();
+      const quiet = createQuietController(watched.parent.signal);
+      expect(isAborted(quiet.signal)).toBe(false);
+      watched.parent.abort('server cancelled');
+      expect(isAborted(quiet.signal)).toBe(true);
+      expect(quiet.signal.reason).toBe('server cancelled');
+      quiet.release();
+      expect(watched.added()).toBe(0);
+    });
+
+    it('hooks the parent for its first listener, once, and unhooks it on release', () => {
+      const watched = watchedParent();
+      const quiet = createQuietController(watched.parent.signal);
+      const heard: unknown[] = [];
+      quiet.signal.addEventListener('abort', () => heard.push(quiet.signal.reason));
+      quiet.signal.addEventListener('abort', () => heard.push('second'));
+      expect(watched.added()).toBe(1);
+      quiet.release();
+      expect(watched.live()).toBe(0);
+      watched.parent.abort('late');
+      expect(heard).toEqual([]);
+      expect(isAborted(quiet.signal)).toBe(false);
+    });
+
+    it('aborts its listeners and its real signal when the hooked parent aborts', () => {
+      const watched = watchedParent();
+      const quiet = createQuietController(watched.parent.signal);
+      const real = hostSignal(quiet.signal) as AbortSignal;
+      const heard: unknown[] = [];
+      quiet.signal.addEventListener('abort', () => heard.push(quiet.signal.reason));
+      expect(watched.added()).toBe(1);
+      watched.parent.abort('gone');
+      expect(heard).toEqual(['gone']);
+      expect(real.reason).toBe('gone');
+      // Its own abort ends the following: the parent holds no listener of a question that is over.
+      expect(watched.live()).toBe(0);
+    });
+
+    it('starts aborted when the parent already is, and then adds no listener', () => {
+      const watched = watchedParent();
+      watched.parent.abort('before');
+      const quiet = createQuietController(watched.parent.signal);
+      let heard = false;
+      quiet.signal.addEventListener('abort', () => (heard = true));
+      expect(heard).toBe(false);
+      expect((hostSignal(quiet.signal) as AbortSignal).reason).toBe('before');
+      expect(watched.added()).toBe(0);
+    });
+  });
 });

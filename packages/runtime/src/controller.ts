@@ -52,15 +52,38 @@ export function linkedController(
  * The signal of `createQuietController`: a SignalLike without an EventTarget behind it (a plain
  * listener list), about a tenth of the cost of a real AbortController. Only waitfor's own code
  * listens to it; `hostSignal` hands code outside waitfor a real AbortSignal made from it on first use.
+ *
+ * It may follow a parent (an SDK's signal for the request a question came with) without a listener
+ * on it until somebody observes this one: reading `aborted` or `reason` takes over a parent's abort
+ * there and then, and the parent is only hooked once this signal has a listener or a real signal.
+ * A question answered before anyone waited on it never touches the parent's EventTarget.
  */
 class QuietSignal implements SignalLike {
-  aborted = false;
-  reason: unknown = undefined;
+  #aborted = false;
+  #reason: unknown = undefined;
   #listeners: Array<() => void> = [];
   #real: ControllerLike | undefined;
+  #parent: SignalLike | undefined;
+  #onParent: (() => void) | undefined;
+
+  constructor(parent: SignalLike | undefined) {
+    this.#parent = parent;
+  }
+
+  get aborted(): boolean {
+    const parent = this.#parent;
+    if (!this.#aborted && parent?.aborted === true) this.abort(parent.reason);
+    return this.#aborted;
+  }
+
+  get reason(): unknown {
+    return this.aborted ? this.#reason : undefined;
+  }
 
   addEventListener(_type: 'abort', listener: () => void): void {
-    if (!this.aborted) this.#listeners.push(listener);
+    if (this.aborted) return;
+    this.#listeners.push(listener);
+    this.#follow();
   }
 
   removeEventListener(_type: 'abort', listener: () => void): void {
@@ -70,36 +93,74 @@ class QuietSignal implements SignalLike {
 
   /** Abort once: waitfor's listeners first (registered first, as on one real signal), then the real one. */
   abort(reason: unknown): void {
-    if (this.aborted) return;
-    this.aborted = true;
+    if (this.#aborted) return;
+    this.#aborted = true;
     // What a real AbortController uses when no reason is given.
-    this.reason =
+    this.#reason =
       reason ??
       new (
         globalThis as unknown as { DOMException: new (message: string, name: string) => unknown }
       ).DOMException('This operation was aborted', 'AbortError');
+    this.release();
     for (const listener of this.#listeners.splice(0)) listener();
-    this.#real?.abort(this.reason);
+    this.#real?.abort(this.#reason);
   }
 
   /** The real AbortSignal that follows this one, made on first use. */
   real(): SignalLike {
     if (this.#real === undefined) {
       this.#real = createController();
-      if (this.aborted) this.#real.abort(this.reason);
+      if (this.aborted) this.#real.abort(this.#reason);
+      else this.#follow();
     }
     return this.#real.signal;
+  }
+
+  /** Hook the parent (once), so its abort reaches this signal's listeners and real signal at once. */
+  #follow(): void {
+    const parent = this.#parent;
+    if (parent === undefined || this.#onParent !== undefined) return;
+    this.#onParent = () => this.abort(parent.reason);
+    parent.addEventListener('abort', this.#onParent);
+  }
+
+  /** Stop following the parent: unhook it if hooked; this signal aborts only by `abort` from now. */
+  release(): void {
+    if (this.#onParent !== undefined) this.#parent?.removeEventListener('abort', this.#onParent);
+    this.#parent = this.#onParent = undefined;
+  }
+}
+
+/** A controller whose signal is quiet (see `createQuietController`). */
+export interface QuietController extends ControllerLike {
+  /** Stop following the parent signal (the question is over); idempotent. */
+  release(): void;
+}
+
+class Quiet implements QuietController {
+  readonly signal: QuietSignal;
+
+  constructor(parent: SignalLike | undefined) {
+    this.signal = new QuietSignal(parent);
+  }
+
+  abort(reason?: unknown): void {
+    this.signal.abort(reason);
+  }
+
+  release(): void {
+    this.signal.release();
   }
 }
 
 /**
- * A controller for waitfor's own bookkeeping (one per question): its signal costs no EventTarget.
- * Pass its signal to code outside waitfor (a host's waitFor, sampling or roots handler, an SDK)
- * only through `hostSignal`.
+ * A controller for waitfor's own bookkeeping (one per question): its signal costs no EventTarget,
+ * and it aborts with `parent` too (with its reason), hooking `parent` only once it is observed
+ * (see QuietSignal). Pass its signal to code outside waitfor (a host's waitFor, sampling or roots
+ * handler, an SDK) only through `hostSignal`; call `release` when done with it.
  */
-export function createQuietController(): ControllerLike {
-  const signal = new QuietSignal();
-  return { signal, abort: (reason?: unknown) => signal.abort(reason) };
+export function createQuietController(parent?: SignalLike): QuietController {
+  return new Quiet(parent);
 }
 
 /**

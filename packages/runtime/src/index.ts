@@ -10,7 +10,7 @@ export {
   isAborted,
   linkedController,
 } from './controller';
-export type { ControllerLike, SignalLike } from './controller';
+export type { ControllerLike, QuietController, SignalLike } from './controller';
 export { isRecord } from './isRecord';
 export { createListeners, type Listeners } from './listeners';
 export { MAX_TIMER_DELAY, schedule, scheduleUnref } from './schedule';

@@ -23,7 +23,12 @@ import { BridgeError } from '../../bridgeError';
 import type { ElicitationMode } from '../../capabilities';
 import type { CallInfo } from '../../extension';
 import type { BridgeLimits } from '../../limits';
-import { createQuietController, isAborted, type ControllerLike } from '@waitfor/runtime';
+import {
+  createQuietController,
+  isAborted,
+  type ControllerLike,
+  type QuietController,
+} from '@waitfor/runtime';
 
 /** What a legacy call sets for the questions attributed to it, instead of the attachment's. */
 export interface QuestionOptions {
@@ -69,7 +74,7 @@ export interface QuestionLinks {
 }
 
 /** A question as its candidate calls hold it: `running` of them have not ended yet. */
-type Question = ControllerLike & { running: number };
+type Question = QuietController & { running: number };
 
 /** The candidates of a question no bridge call was in flight for (shared: never written). */
 const noCalls: readonly LiveCall[] = Object.freeze([]);
@@ -111,13 +116,12 @@ export function createQuestionLinks(): QuestionLinks {
 
     openQuestion(sdkSignal, link) {
       const candidates = link && calls.size > 0 ? [...calls] : noCalls;
-      // Quiet: the bridge listens; a host gets a real signal only when it looks (hostSignal).
-      const question = createQuietController() as Question;
+      // Quiet: the bridge listens; a host gets a real signal only when it looks (hostSignal). It
+      // follows the SDK's signal, hooked only once somebody waits on the question (an answer given
+      // at once never touches the SDK signal's EventTarget; a read of `aborted` still sees it).
+      const question = createQuietController(sdkSignal) as Question;
       question.running = candidates.length;
       for (const candidate of candidates) candidate.questions.add(question);
-      const onSdkAbort = () => question.abort(sdkSignal?.reason);
-      if (isAborted(sdkSignal)) onSdkAbort();
-      else sdkSignal?.addEventListener('abort', onSdkAbort);
       open.add(question);
       return {
         signal: question.signal,
@@ -125,7 +129,7 @@ export function createQuestionLinks(): QuestionLinks {
         close: () => {
           open.delete(question);
           for (const candidate of candidates) candidate.questions.delete(question);
-          sdkSignal?.removeEventListener('abort', onSdkAbort);
+          question.release();
         },
       };
     },
