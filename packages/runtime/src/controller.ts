@@ -58,7 +58,7 @@ export function linkedController(
  * there and then, and the parent is only hooked once this signal has a listener or a real signal.
  * A question answered before anyone waited on it never touches the parent's EventTarget.
  */
-class QuietSignal implements SignalLike {
+class QuietSignal implements SignalLike, QuietController {
   #aborted = false;
   #reason: unknown = undefined;
   #listeners: Array<() => void> = [];
@@ -68,6 +68,11 @@ class QuietSignal implements SignalLike {
 
   constructor(parent: SignalLike | undefined) {
     this.#parent = parent;
+  }
+
+  /** Its own controller: one object per question (waitfor's code only; hosts get `real()`). */
+  get signal(): this {
+    return this;
   }
 
   get aborted(): boolean {
@@ -137,22 +142,6 @@ export interface QuietController extends ControllerLike {
   release(): void;
 }
 
-class Quiet implements QuietController {
-  readonly signal: QuietSignal;
-
-  constructor(parent: SignalLike | undefined) {
-    this.signal = new QuietSignal(parent);
-  }
-
-  abort(reason?: unknown): void {
-    this.signal.abort(reason);
-  }
-
-  release(): void {
-    this.signal.release();
-  }
-}
-
 /**
  * A controller for waitfor's own bookkeeping (one per question): its signal costs no EventTarget,
  * and it aborts with `parent` too (with its reason), hooking `parent` only once it is observed
@@ -160,7 +149,7 @@ class Quiet implements QuietController {
  * handler, an SDK) only through `hostSignal`; call `release` when done with it.
  */
 export function createQuietController(parent?: SignalLike): QuietController {
-  return new Quiet(parent);
+  return new QuietSignal(parent);
 }
 
 /**
