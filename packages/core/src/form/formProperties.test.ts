@@ -349,10 +349,13 @@ describe('form schema properties', () => {
         authoritySettings: { withIPv4: true, withIPv6: true, withPort: true, withUserInfo: true },
       }),
     );
-    // path-rootless, as in urn:isbn:… or mailto:…: a first segment that is not empty.
+    // path-rootless, as in urn:isbn:… or mailto:…: a first segment that is not empty. Not with a
+    // scheme the WHATWG parser treats as special (http, ws, file …): it reads "ws:x" as host x, so
+    // "ws:%00" is a host that decodes to NUL, which zod's url check (and so this one) refuses.
+    const special = new Set(['ftp', 'file', 'http', 'https', 'ws', 'wss']);
     const rootless = fc
       .tuple(
-        scheme,
+        scheme.filter((name) => !special.has(name.toLowerCase())),
         fc.webSegment().filter((segment) => segment !== ''),
         fc.array(fc.webSegment(), { maxLength: 3 }),
         fc.option(fc.webQueryParameters(), { nil: undefined }),
