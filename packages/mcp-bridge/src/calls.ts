@@ -104,7 +104,7 @@ export async function runCall(
     era.call(job).catch((error: unknown) => {
       throw toBridgeError(error, options.signal);
     });
-  const end = era.beginCall(job);
+  const end = era.beginCall?.(job);
   try {
     return era.outcome(await around(settings.extensions, info, last));
   } finally {

@@ -27,9 +27,9 @@ export interface PushedQuestion {
   readonly signal: AbortSignalLike;
   readonly origin: RequestOrigin;
   /** Question options the call it belongs to brought (legacy era, one call in flight). */
-  readonly own: QuestionOptions | undefined;
+  readonly own?: QuestionOptions | undefined;
   /** Extension rewrite of the Request (legacy pushes only). */
-  readonly rewrite: ((request: Request) => Request) | undefined;
+  readonly rewrite?: ((request: Request) => Request) | undefined;
   /** The question settled: unlink it. */
   close(): void;
 }
@@ -69,7 +69,7 @@ export interface Era {
   /** options.ts: whether a call may suspend (durable) and be resumed. */
   readonly durable: boolean;
   /** call.ts: link the call before any extension runs; returns its end. */
-  beginCall(job: CallJob): (() => void) | undefined;
+  beginCall?(job: CallJob): (() => void) | undefined;
   /** call.ts: run the call on the wire (the innermost step of the extensions' `aroundCall`). */
   call(job: CallJob): Promise<unknown>;
   /** call.ts: what `call` resolved to, as a call's outcome. */

@@ -14,5 +14,5 @@ export function question(bridge: BridgeState, context: InboundContext): PushedQu
   const linked = bridge.links.openQuestion(context.signal, false);
   const origin: RequestOrigin = { server: bridge.host.serverName, era: 'modern' };
   if (context.id !== undefined) origin.inputKey = String(context.id);
-  return { signal: linked.signal, close: linked.close, own: undefined, rewrite: undefined, origin };
+  return { signal: linked.signal, close: linked.close, origin };
 }

@@ -10,7 +10,6 @@ export const modernEra: Era = {
   durable: true,
   question,
   checkCall,
-  beginCall: () => undefined,
   call,
   outcome: (value) => value as LoopOutcome,
 };
