@@ -65,8 +65,8 @@ export interface ClientPort {
   era(): ProtocolEra | undefined;
   serverName(): string | undefined;
   isConnected(): boolean;
-  /** v1: the schemas later registrations use (the last given win). */
-  useSchemas(schemas: V1Schemas): void;
+  /** v1 only: the schemas later registrations use (the last given win). */
+  useSchemas?(schemas: V1Schemas): void;
   registerCapabilities(capabilities: Record<string, unknown>): void;
   setRequestHandler(method: InboundMethod, handler: InboundHandler): Promise<() => void>;
   onNotification(method: string, handler: (params: Record<string, unknown>) => void): () => void;

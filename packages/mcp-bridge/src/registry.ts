@@ -20,6 +20,6 @@ const clients = new WeakMap<object, ClientEntry>();
 export function entryOf(client: object, v1Schemas?: V1Schemas): ClientEntry {
   let entry = clients.get(client);
   if (!entry) clients.set(client, (entry = { port: createClientPort(client) } as ClientEntry));
-  if (v1Schemas) entry.port.useSchemas(v1Schemas);
+  if (v1Schemas) entry.port.useSchemas?.(v1Schemas);
   return entry;
 }

@@ -39,7 +39,6 @@ export function createV2Port(client: Loose): ClientPort {
   return {
     ...basePort(client),
     era,
-    useSchemas: () => undefined,
     setRequestHandler: (method, handler) => {
       invoke(client, 'setRequestHandler', method, (request: unknown, context: unknown) => {
         const mcpRequest = asRecord(asRecord(context)['mcpReq']);
