@@ -37,21 +37,22 @@ describe('askOnce', () => {
     expect(sdk.added()).toBe(0);
   });
 
-  it('refuses an answer given at once when the SDK aborted meanwhile', async () => {
+  it('ends at once a wait that starts after the SDK signal aborted', async () => {
     const sdk = sdkController();
+    sdk.controller.abort('server cancelled');
     const question = createQuietController(sdk.controller.signal);
-    const answered: Answer[] = [];
+    const seen: AbortSignal[] = [];
     const error = await askOnce(request, {
-      waitFor: async (asked) => {
-        sdk.controller.abort('server cancelled');
-        return accept(asked, { confirm: true });
+      waitFor: (_asked, context) => {
+        seen.push(context!.signal as AbortSignal);
+        return new Promise<Answer>(() => {});
       },
       signal: question.signal,
-      hooks: { answer: (_asked, answer) => answered.push(answer) },
     }).catch((caught: unknown) => caught);
     expect(codeOf(error)).toBe('aborted');
-    // The hooks saw the answer; the caller is told the question is over.
-    expect(answered).toHaveLength(1);
+    // The host's signal says so as soon as it looks.
+    expect(seen[0]!.aborted).toBe(true);
+    expect(seen[0]!.reason).toBe('server cancelled');
   });
 
   it('ends a wait the host never settles when the SDK signal aborts', async () => {

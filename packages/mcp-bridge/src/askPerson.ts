@@ -148,7 +148,8 @@ export async function askOnce(
       context.waitFor(request, signal === undefined ? {} : waitContext(signal)),
     );
     // A waitFor that answered at once (a policy, a stored choice) is settled after one tick:
-    // nobody waited, so nothing listens for the abort (checked below all the same).
+    // nobody waited, so nothing listens for the abort, and a question's signal has not looked at
+    // the SDK's (runtime's QuietSignal); its own aborts (the call ended, detach) are checked below.
     let settled = 'no' as 'no' | 'answered' | 'threw';
     let outcome: unknown;
     pending.then(

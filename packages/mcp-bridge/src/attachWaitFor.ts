@@ -154,7 +154,7 @@ function createHost(
     waitFor: settings.waitFor,
     modes,
     onNotification: port.onNotification,
-    openRequests: () => [...tracker.open.values()],
+    openRequests: () => [...tracker.open],
     on: (event, listener) => tracker.listeners[event].add(listener),
     // Extensions ask through the bridge's own path, so their questions show like the bridge's.
     ...hostQuestions(settings.waitFor, tracker.hooks, tracker.listeners.close.add),

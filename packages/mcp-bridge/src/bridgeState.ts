@@ -55,13 +55,14 @@ export function serverNameOf(port: ClientPort, configured: string | undefined): 
 /** The open Requests of a bridge and its events (each listener isolated: one failing breaks nothing). */
 export interface RequestTracker {
   readonly hooks: AskHooks;
-  readonly open: Map<string, Request>;
+  /** Keyed by the Request itself: both hooks receive the same object (no id string to hash). */
+  readonly open: Set<Request>;
   readonly listeners: { [E in keyof BridgeEvents]: Listeners<BridgeEvents[E]> };
 }
 
 /** A fresh tracker: `hooks` report each Request handed to waitFor and its settlement. */
 export function createRequestTracker(): RequestTracker {
-  const open = new Map<string, Request>();
+  const open = new Set<Request>();
   const listeners: RequestTracker['listeners'] = {
     request: createListeners(),
     answer: createListeners(),
@@ -72,11 +73,11 @@ export function createRequestTracker(): RequestTracker {
     listeners,
     hooks: {
       request: (request) => {
-        open.set(request.id, request);
+        open.add(request);
         listeners.request.emit(request);
       },
       answer: (request, answer) => {
-        if (open.delete(request.id)) listeners.answer.emit({ request, answer });
+        if (open.delete(request)) listeners.answer.emit({ request, answer });
       },
     },
   };

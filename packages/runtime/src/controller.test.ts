@@ -119,14 +119,29 @@ describe('createQuietController', () => {
       return { parent, added: () => added, live: () => live };
     }
 
-    it('takes over an abort it is asked about, without ever listening to the parent', () => {
+    it('does not look at the parent until it is listened to, then takes over its abort', () => {
       const watched = watchedParent();
-      const quiet = createQuietController(watched.parent.signal);
-      expect(isAborted(quiet.signal)).toBe(false);
+      let reads = 0;
+      const signal = watched.parent.signal;
+      const aborted = Object.getOwnPropertyDescriptor(AbortSignal.prototype, 'aborted')!.get!;
+      Object.defineProperty(signal, 'aborted', {
+        get: () => {
+          reads += 1;
+          return aborted.call(signal) as boolean;
+        },
+      });
+      const quiet = createQuietController(signal);
       watched.parent.abort('server cancelled');
+      // Read only: the parent is neither read nor hooked (an answer given now goes nowhere anyway).
+      expect(isAborted(quiet.signal)).toBe(false);
+      expect(reads).toBe(0);
+      let heard = false;
+      quiet.signal.addEventListener('abort', () => (heard = true));
+      // Listened to: the abort it missed is taken over at once, with its reason, and no listener
+      // is left on the parent.
       expect(isAborted(quiet.signal)).toBe(true);
       expect(quiet.signal.reason).toBe('server cancelled');
-      quiet.release();
+      expect(heard).toBe(false);
       expect(watched.added()).toBe(0);
     });
 

@@ -53,10 +53,12 @@ export function linkedController(
  * listener list), about a tenth of the cost of a real AbortController. Only waitfor's own code
  * listens to it; `hostSignal` hands code outside waitfor a real AbortSignal made from it on first use.
  *
- * It may follow a parent (an SDK's signal for the request a question came with) without a listener
- * on it until somebody observes this one: reading `aborted` or `reason` takes over a parent's abort
- * there and then, and the parent is only hooked once this signal has a listener or a real signal.
- * A question answered before anyone waited on it never touches the parent's EventTarget.
+ * It may follow a parent (an SDK's signal for the request a question came with), hooked only once
+ * this signal has a listener or a real signal: then a parent that already aborted aborts it at
+ * once, and a later abort reaches it as it happens. Until then it does not look at the parent at
+ * all (an SDK's AbortSignal is costly to touch, even to read `aborted`): a question answered before
+ * anyone waited on it never does. That is safe because nobody waited: the SDK sends no response to
+ * a request it aborted, so an answer given meanwhile goes nowhere.
  */
 class QuietSignal implements SignalLike, QuietController {
   #aborted = false;
@@ -76,19 +78,16 @@ class QuietSignal implements SignalLike, QuietController {
   }
 
   get aborted(): boolean {
-    const parent = this.#parent;
-    if (!this.#aborted && parent?.aborted === true) this.abort(parent.reason);
     return this.#aborted;
   }
 
   get reason(): unknown {
-    return this.aborted ? this.#reason : undefined;
+    return this.#reason;
   }
 
   addEventListener(_type: 'abort', listener: () => void): void {
-    if (this.aborted) return;
-    this.#listeners.push(listener);
     this.#follow();
+    if (!this.#aborted) this.#listeners.push(listener);
   }
 
   removeEventListener(_type: 'abort', listener: () => void): void {
@@ -114,17 +113,18 @@ class QuietSignal implements SignalLike, QuietController {
   /** The real AbortSignal that follows this one, made on first use. */
   real(): SignalLike {
     if (this.#real === undefined) {
+      this.#follow();
       this.#real = createController();
-      if (this.aborted) this.#real.abort(this.#reason);
-      else this.#follow();
+      if (this.#aborted) this.#real.abort(this.#reason);
     }
     return this.#real.signal;
   }
 
-  /** Hook the parent (once), so its abort reaches this signal's listeners and real signal at once. */
+  /** Hook the parent (once): an abort it already had is taken over now, a later one when it comes. */
   #follow(): void {
     const parent = this.#parent;
     if (parent === undefined || this.#onParent !== undefined) return;
+    if (parent.aborted) return this.abort(parent.reason);
     this.#onParent = () => this.abort(parent.reason);
     parent.addEventListener('abort', this.#onParent);
   }
