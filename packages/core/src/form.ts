@@ -1,4 +1,5 @@
 export type {
+  FormAnswerOptions,
   FormBooleanSchema,
   FormChoiceSchema,
   FormField,

@@ -20,7 +20,6 @@ import {
   type WaitForContext,
 } from '@waitfor/core';
 import {
-  formFields,
   parseFormSchema,
   validateFormAnswer,
   type FormLimits,
@@ -192,30 +191,26 @@ export async function askOnce(
   return answer;
 }
 
+/** How a form answer with data is validated: as given, no default filled in behind the person. */
+const asGiven = { defaults: false } as const;
+
 function settle(
   question: CheckedQuestion,
   answer: Answer,
 ): { result: ElicitResult } | { errors: Record<string, string> } {
   if (!answer.ok) return { result: answerToElicitResult(answer) };
   if (question.params.mode === 'url') return { result: { action: 'accept' } };
-  const data = answer.data;
-  const validation = validateFormAnswer(question.schema, data ?? {});
-  if (!validation.ok) return { errors: validation.errors };
   // `accept(request)` without data takes the schema defaults; an accept with data is sent as given:
   // a field the person left empty is not filled behind their back, and a required one is asked again.
-  if (data == null) return { result: { action: 'accept', content: validation.value } };
-  const content = validation.value;
-  // Entries, not assignments: a field named "__proto__" must stay an own key.
-  let missing: Array<[string, string]> | undefined;
-  for (const field of formFields(question.schema)) {
-    const input = Object.hasOwn(data, field.name) ? data[field.name] : undefined;
-    if (input != null && input !== '') continue;
-    delete content[field.name];
-    if (field.required) (missing ??= []).push([field.name, 'Required.']);
-  }
-  return missing !== undefined
-    ? { errors: Object.fromEntries(missing) }
-    : { result: { action: 'accept', content } };
+  const data = answer.data;
+  const validation = validateFormAnswer(
+    question.schema,
+    data ?? {},
+    data == null ? undefined : asGiven,
+  );
+  return validation.ok
+    ? { result: { action: 'accept', content: validation.value } }
+    : { errors: validation.errors };
 }
 
 /** Turn an Answer into the ElicitResult to send, or the per-field errors of an invalid form; bad params throw 'invalid_params'. */

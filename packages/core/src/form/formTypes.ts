@@ -113,6 +113,16 @@ export interface FormField {
   maxItems?: number;
 }
 
+/** Options of validateFormAnswer. */
+export interface FormAnswerOptions {
+  /**
+   * Fill an omitted field (undefined or null) with its default (true, the default). False: the
+   * answer is taken as given — an omitted optional field stays out, an omitted required one is
+   * "Required." even when it has a default, so nothing is sent that the person did not give.
+   */
+  defaults?: boolean;
+}
+
 /** The outcome of validateFormAnswer: the coerced value, or one message per offending field. */
 export type FormValidation =
   { ok: true; value: Record<string, FormValue> } | { ok: false; errors: Record<string, string> };

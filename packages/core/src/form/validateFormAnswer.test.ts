@@ -245,6 +245,31 @@ describe('validateFormAnswer', () => {
     });
   });
 
+  it('takes an answer as given with defaults: false: nothing filled in, a required field asked for', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        name: { type: 'string', default: 'John Doe' },
+        plan: { type: 'string', enum: ['free', 'pro'], default: 'free' },
+        age: { type: 'integer' },
+      },
+      required: ['plan'],
+    };
+    expect(validateFormAnswer(schema, { name: null, plan: 'pro' }, { defaults: false })).toEqual({
+      ok: true,
+      value: { plan: 'pro' },
+    });
+    // One pass finds every problem: the required field left out and a bad value.
+    expect(validateFormAnswer(schema, { age: 'old' }, { defaults: false })).toEqual({
+      ok: false,
+      errors: { plan: 'Required.', age: 'Enter a number.' },
+    });
+    // The default (and the option left out) still fill what is omitted.
+    expect(validateFormAnswer(schema, {}, { defaults: true })).toEqual(
+      validateFormAnswer(schema, {}),
+    );
+  });
+
   it('keeps hostile field names plain keys', () => {
     // JSON.parse makes "__proto__" an own key, as a hostile server's schema would arrive.
     const parsed: unknown = JSON.parse(
@@ -255,6 +280,15 @@ describe('validateFormAnswer', () => {
     if (!result.ok) return;
     expect(Object.getPrototypeOf(result.value)).toBe(Object.prototype);
     expect(Object.keys(result.value)).toEqual(['__proto__']);
+    // In errors too: an unknown "__proto__" key stays a plain key of the errors.
+    const unknown = validateFormAnswer(
+      { type: 'object', properties: {} },
+      JSON.parse('{"__proto__": 1}'),
+    );
+    expect(unknown.ok).toBe(false);
+    if (unknown.ok) return;
+    expect(Object.getPrototypeOf(unknown.errors)).toBe(Object.prototype);
+    expect(Object.keys(unknown.errors)).toEqual(['__proto__']);
   });
 
   it('treats null and undefined data as an empty answer and refuses other non-objects', () => {

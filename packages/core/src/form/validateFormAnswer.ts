@@ -1,6 +1,12 @@
 import { isRecord } from '../check';
 import { checkValue } from './checkValue';
-import type { FormField, FormSchema, FormValidation, FormValue } from './formTypes';
+import type {
+  FormAnswerOptions,
+  FormField,
+  FormSchema,
+  FormValidation,
+  FormValue,
+} from './formTypes';
 import { formFields } from './parseFormSchema';
 
 const copy = (value: FormValue): FormValue => (Array.isArray(value) ? [...value] : value);
@@ -27,40 +33,54 @@ export function formDefaults(schema: FormSchema | unknown): Record<string, FormV
   );
 }
 
+/** Set `value[name]`, as an own data property even for "__proto__". */
+function put(value: Record<string, FormValue>, name: string, item: FormValue): void {
+  if (name === '__proto__')
+    Object.defineProperty(value, name, {
+      value: item,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  else value[name] = item;
+}
+
 /**
  * Validates what a person submitted for a form, coercing form-input strings ("42" → 42, "true" →
- * true, one choice → [choice]). Omitted fields (undefined or null) get their default; an empty
- * string counts as no answer, so it is dropped from an optional field and is "Required." for a
- * required one. Unknown keys are errors. A raw schema is checked first (throws `invalid_schema`).
+ * true, one choice → [choice]). Omitted fields (undefined or null) get their default (unless
+ * `options.defaults` is false: then they stay out, or are "Required."); an empty string counts as no
+ * answer, so it is dropped from an optional field and is "Required." for a required one. Unknown keys
+ * are errors. A raw schema is checked first (throws `invalid_schema`).
  */
-export function validateFormAnswer(schema: FormSchema | unknown, data: unknown): FormValidation {
+export function validateFormAnswer(
+  schema: FormSchema | unknown,
+  data: unknown,
+  options?: FormAnswerOptions,
+): FormValidation {
   const fields = formFields(schema);
   const submitted = data ?? {};
   if (!isRecord(submitted))
     return { ok: false, errors: { '': 'Expected an object of field values.' } };
-  const errors: [string, string][] = [];
-  const value: [string, FormValue][] = [];
+  const useDefaults = options?.defaults !== false;
+  let errors: Record<string, string> | undefined;
+  const value: Record<string, FormValue> = {};
   const names = fieldNames(fields);
   for (const key of Object.keys(submitted)) {
-    if (submitted[key] !== undefined && !names.has(key)) {
-      errors.push([key, 'Unknown field.']);
-    }
+    if (submitted[key] !== undefined && !names.has(key))
+      put((errors ??= {}), key, 'Unknown field.');
   }
   for (const field of fields) {
     // Own keys only: a field named "constructor" must not read Object.prototype.constructor.
     const input = Object.hasOwn(submitted, field.name) ? submitted[field.name] : undefined;
-    if (input === '' || (input == null && field.default === undefined)) {
-      if (field.required) errors.push([field.name, 'Required.']);
+    if (input === '' || (input == null && (field.default === undefined || !useDefaults))) {
+      if (field.required) put((errors ??= {}), field.name, 'Required.');
     } else if (input == null) {
-      value.push([field.name, copy(field.default!)]);
+      put(value, field.name, copy(field.default!));
     } else {
       const checked = checkValue(field, input, true);
-      if (typeof checked === 'string') errors.push([field.name, checked]);
-      else value.push([field.name, checked.value]);
+      if (typeof checked === 'string') put((errors ??= {}), field.name, checked);
+      else put(value, field.name, checked.value);
     }
   }
-  // fromEntries defines keys, so a field named "__proto__" stays a plain key.
-  return errors.length > 0
-    ? { ok: false, errors: Object.fromEntries(errors) }
-    : { ok: true, value: Object.fromEntries(value) };
+  return errors !== undefined ? { ok: false, errors } : { ok: true, value };
 }

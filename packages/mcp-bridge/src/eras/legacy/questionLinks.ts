@@ -120,15 +120,19 @@ export function createQuestionLinks(): QuestionLinks {
       // follows the SDK's signal, hooked only once somebody waits on the question (an answer given
       // at once never touches the SDK signal's EventTarget; a read of `aborted` still sees it).
       const question = createQuietController(sdkSignal) as Question;
-      question.running = candidates.length;
-      for (const candidate of candidates) candidate.questions.add(question);
+      // Only a question with candidates is counted down (no property added to the others).
+      if (candidates !== noCalls) {
+        question.running = candidates.length;
+        for (const candidate of candidates) candidate.questions.add(question);
+      }
       open.add(question);
       return {
         signal: question.signal,
         calls: candidates,
         close: () => {
           open.delete(question);
-          for (const candidate of candidates) candidate.questions.delete(question);
+          if (candidates !== noCalls)
+            for (const candidate of candidates) candidate.questions.delete(question);
           question.release();
         },
       };
