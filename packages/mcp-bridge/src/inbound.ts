@@ -17,7 +17,7 @@ function rpcRefusal(code: number, message: string): Error {
   return Object.assign(new Error(message), { code });
 }
 
-/** Answer one pushed `elicitation/create` (either era) with the ElicitResult to send. */
+/** Answer one pushed `elicitation/create` (either era) with the ElicitResult to send; closes the question. */
 async function answerElicitation(
   bridge: BridgeState,
   question: PushedQuestion,
@@ -50,6 +50,17 @@ async function answerElicitation(
     if (error.code === 'wait_failed' || error.code === 'aborted')
       return { action: 'cancel' as const };
     throw error;
+  } finally {
+    question.close();
+  }
+}
+
+/** A host handler's answer to `question`, which is closed once it settled. */
+async function answerByHost<T>(question: PushedQuestion, answer: () => Promise<T>): Promise<T> {
+  try {
+    return await answer();
+  } finally {
+    question.close();
   }
 }
 
@@ -66,29 +77,27 @@ const hostContext = (question: PushedQuestion) => ({
  */
 export function registerHandlers(bridge: BridgeState, era: () => Era): Promise<Array<() => void>> {
   const { sampling, roots } = bridge.settings;
-  // Each method the host serves, answered under the question its era scopes it to.
+  // Each method the host serves, answered under the question its era scopes it to, which each
+  // answer closes once it settled (one async step per question, not a wrapper around another).
   const answers: Record<
     InboundMethod,
     ((question: PushedQuestion, params: Record<string, unknown>) => Promise<unknown>) | undefined
   > = {
     'elicitation/create': (question, params) => answerElicitation(bridge, question, params),
     'sampling/createMessage':
-      sampling && ((question, params) => sampling(params, hostContext(question))),
-    'roots/list': roots && ((question) => roots(hostContext(question))),
+      sampling &&
+      ((question, params) => answerByHost(question, () => sampling(params, hostContext(question)))),
+    'roots/list':
+      roots && ((question) => answerByHost(question, () => roots(hostContext(question)))),
   };
   try {
     return Promise.all(
       Object.entries(answers)
         .filter(([, answer]) => answer)
         .map(([method, answer]) =>
-          bridge.port.setRequestHandler(method as InboundMethod, async (params, context) => {
-            const question = era().question(bridge, context, params);
-            try {
-              return await answer!(question, params);
-            } finally {
-              question.close();
-            }
-          }),
+          bridge.port.setRequestHandler(method as InboundMethod, (params, context) =>
+            answer!(era().question(bridge, context, params), params),
+          ),
         ),
     );
   } catch (error) {

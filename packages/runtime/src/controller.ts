@@ -58,9 +58,10 @@ export function linkedController(
  * once, and a later abort reaches it as it happens. Until then it does not look at the parent at
  * all (an SDK's AbortSignal is costly to touch, even to read `aborted`): a question answered before
  * anyone waited on it never does. That is safe because nobody waited: the SDK sends no response to
- * a request it aborted, so an answer given meanwhile goes nowhere.
+ * a request it aborted, so an answer given meanwhile goes nowhere. Its owner may extend it (the
+ * bridge's linked questions do) to keep its own bookkeeping on the one object.
  */
-class QuietSignal implements SignalLike, QuietController {
+export class QuietSignal implements SignalLike, QuietController {
   #aborted = false;
   #reason: unknown = undefined;
   #listeners: Array<() => void> = [];

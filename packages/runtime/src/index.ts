@@ -9,6 +9,7 @@ export {
   hostSignal,
   isAborted,
   linkedController,
+  QuietSignal,
 } from './controller';
 export type { ControllerLike, QuietController, SignalLike } from './controller';
 export { isRecord } from './isRecord';

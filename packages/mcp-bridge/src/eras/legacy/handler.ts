@@ -15,24 +15,20 @@ export function question(
   context: InboundContext,
   params: Record<string, unknown>,
 ): PushedQuestion {
-  const linked = bridge.links.openQuestion(context.signal, true);
+  const question = bridge.links.openQuestion(context.signal, true);
   // A push names no call: it is attributed only when exactly one bridge call is in flight.
-  const only = linked.calls.length === 1 ? linked.calls[0] : undefined;
+  const only = question.calls.length === 1 ? question.calls[0] : undefined;
   const extensions = bridge.settings.extensions;
-  return {
-    signal: linked.signal,
-    close: linked.close,
-    own: only?.own,
-    origin:
-      only === undefined
-        ? { server: bridge.host.serverName, era: 'legacy' }
-        : { server: only.info.serverName, era: 'legacy', ...callOrigin(only.info) },
-    rewrite: extensions.some((extension) => extension.legacyRequest)
-      ? (request: Request) =>
-          extensions.reduce(
-            (current, extension) => extension.legacyRequest?.(current, params) ?? current,
-            request,
-          )
-      : undefined,
-  };
+  question.own = only?.own;
+  question.origin =
+    only === undefined
+      ? { server: bridge.host.serverName, era: 'legacy' }
+      : { server: only.info.serverName, era: 'legacy', ...callOrigin(only.info) };
+  if (extensions.some((extension) => extension.legacyRequest))
+    question.rewrite = (request: Request) =>
+      extensions.reduce(
+        (current, extension) => extension.legacyRequest?.(current, params) ?? current,
+        request,
+      );
+  return question;
 }

@@ -18,17 +18,13 @@
  *   another bridge call, so its questions are always attributed to it: `beginCall` refuses the
  *   overlap before anything is sent.
  */
-import type { AbortSignalLike, WaitFor } from '@waitfor/core';
+import type { AbortSignalLike, Request, RequestOrigin, WaitFor } from '@waitfor/core';
 import { BridgeError } from '../../bridgeError';
 import type { ElicitationMode } from '../../capabilities';
 import type { CallInfo } from '../../extension';
 import type { BridgeLimits } from '../../limits';
-import {
-  createQuietController,
-  isAborted,
-  type ControllerLike,
-  type QuietController,
-} from '@waitfor/runtime';
+import { isAborted, QuietSignal, type ControllerLike } from '@waitfor/runtime';
+import type { PushedQuestion } from '../era';
 
 /** What a legacy call sets for the questions attributed to it, instead of the attachment's. */
 export interface QuestionOptions {
@@ -44,17 +40,7 @@ export interface LiveCall {
   /** Set when the call brought its own question options. */
   own: QuestionOptions | undefined;
   /** Its open questions: the call's end counts down theirs. */
-  questions: Set<Question>;
-}
-
-/** One pushed question as linked to the calls it can belong to. */
-export interface LinkedQuestion {
-  /** Aborts when the SDK's signal aborts, every candidate call has ended, or the links are torn down. */
-  readonly signal: AbortSignalLike;
-  /** The bridge calls in flight when the question arrived (empty when it was not linked). */
-  readonly calls: readonly LiveCall[];
-  /** The question settled: unlink it. */
-  close(): void;
+  questions: Set<LinkedQuestion>;
 }
 
 /** The links of one attached client. */
@@ -73,17 +59,55 @@ export interface QuestionLinks {
   abortAll(reason: unknown): void;
 }
 
-/** A question as its candidate calls hold it: `running` of them have not ended yet. */
-type Question = QuietController & { running: number };
-
 /** The candidates of a question no bridge call was in flight for (shared: never written). */
 const noCalls: readonly LiveCall[] = Object.freeze([]);
+
+/**
+ * One pushed question as linked to the calls it can belong to: one object is its quiet signal, its
+ * controller and its links (no wrapper, no closure per question). The era's handler fills in who
+ * asks (`origin`) and what the one call in flight brought (`own`, `rewrite`).
+ */
+export class LinkedQuestion extends QuietSignal implements PushedQuestion {
+  /** The bridge calls in flight when it arrived (empty when it was not linked). */
+  calls: readonly LiveCall[] = noCalls;
+  /** How many of `calls` have not ended yet. */
+  running = 0;
+  origin!: RequestOrigin;
+  own: QuestionOptions | undefined = undefined;
+  rewrite: ((request: Request) => Request) | undefined = undefined;
+  /** Its place in the open list (-1 once closed): removed by a swap, no set to churn. */
+  slot: number;
+  readonly #open: LinkedQuestion[];
+
+  constructor(sdkSignal: AbortSignalLike | undefined, open: LinkedQuestion[]) {
+    // Quiet: the bridge listens; a host gets a real signal only when it looks (hostSignal). It
+    // follows the SDK's signal, hooked only once somebody waits on the question.
+    super(sdkSignal);
+    this.#open = open;
+    this.slot = open.push(this) - 1;
+  }
+
+  /** The question settled: unlink it (idempotent). */
+  close(): void {
+    const open = this.#open;
+    if (this.slot < 0) return;
+    const last = open.pop()!;
+    if (last !== this) {
+      open[this.slot] = last;
+      last.slot = this.slot;
+    }
+    this.slot = -1;
+    if (this.calls !== noCalls) for (const call of this.calls) call.questions.delete(this);
+    this.release();
+  }
+}
 
 /** Fresh, empty links for one attached client. */
 export function createQuestionLinks(): QuestionLinks {
   const calls = new Set<LiveCall>();
-  /** Open questions and the calls following the links: what abortAll walks. */
-  const open = new Set<ControllerLike>();
+  /** Open questions, and the calls following the links: what abortAll walks. */
+  const open: LinkedQuestion[] = [];
+  const following = new Set<ControllerLike>();
   let detached: { reason: unknown } | undefined;
 
   return {
@@ -115,38 +139,25 @@ export function createQuestionLinks(): QuestionLinks {
     },
 
     openQuestion(sdkSignal, link) {
-      const candidates = link && calls.size > 0 ? [...calls] : noCalls;
-      // Quiet: the bridge listens; a host gets a real signal only when it looks (hostSignal). It
-      // follows the SDK's signal, hooked only once somebody waits on the question (an answer given
-      // at once never touches the SDK signal's EventTarget; a read of `aborted` still sees it).
-      const question = createQuietController(sdkSignal) as Question;
-      // Only a question with candidates is counted down (no property added to the others).
-      if (candidates !== noCalls) {
-        question.running = candidates.length;
-        for (const candidate of candidates) candidate.questions.add(question);
+      const question = new LinkedQuestion(sdkSignal, open);
+      if (link && calls.size > 0) {
+        question.calls = [...calls];
+        question.running = calls.size;
+        for (const candidate of calls) candidate.questions.add(question);
       }
-      open.add(question);
-      return {
-        signal: question.signal,
-        calls: candidates,
-        close: () => {
-          open.delete(question);
-          if (candidates !== noCalls)
-            for (const candidate of candidates) candidate.questions.delete(question);
-          question.release();
-        },
-      };
+      return question;
     },
 
     follow(call) {
       if (detached) call.abort(detached.reason);
-      open.add(call);
-      return () => void open.delete(call);
+      following.add(call);
+      return () => void following.delete(call);
     },
 
     abortAll(reason) {
       detached = { reason };
-      for (const controller of open) controller.abort(reason);
+      for (const question of [...open]) question.abort(reason);
+      for (const call of following) call.abort(reason);
     },
   };
 }

@@ -11,8 +11,9 @@ import type { PushedQuestion } from '../era';
 
 /** Scope a question of the SDK's own loop. */
 export function question(bridge: BridgeState, context: InboundContext): PushedQuestion {
-  const linked = bridge.links.openQuestion(context.signal, false);
+  const question = bridge.links.openQuestion(context.signal, false);
   const origin: RequestOrigin = { server: bridge.host.serverName, era: 'modern' };
   if (context.id !== undefined) origin.inputKey = String(context.id);
-  return { signal: linked.signal, close: linked.close, origin };
+  question.origin = origin;
+  return question;
 }
