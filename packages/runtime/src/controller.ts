@@ -62,8 +62,8 @@ export function linkedController(
  * bridge's linked questions do) to keep its own bookkeeping on the one object.
  */
 export class QuietSignal implements SignalLike, QuietController {
-  #aborted = false;
-  #reason: unknown = undefined;
+  aborted = false;
+  reason: unknown = undefined;
   #listeners: Array<() => void> = [];
   #real: ControllerLike | undefined;
   #parent: SignalLike | undefined;
@@ -78,17 +78,9 @@ export class QuietSignal implements SignalLike, QuietController {
     return this;
   }
 
-  get aborted(): boolean {
-    return this.#aborted;
-  }
-
-  get reason(): unknown {
-    return this.#reason;
-  }
-
   addEventListener(_type: 'abort', listener: () => void): void {
     this.#follow();
-    if (!this.#aborted) this.#listeners.push(listener);
+    if (!this.aborted) this.#listeners.push(listener);
   }
 
   removeEventListener(_type: 'abort', listener: () => void): void {
@@ -98,17 +90,17 @@ export class QuietSignal implements SignalLike, QuietController {
 
   /** Abort once: waitfor's listeners first (registered first, as on one real signal), then the real one. */
   abort(reason: unknown): void {
-    if (this.#aborted) return;
-    this.#aborted = true;
+    if (this.aborted) return;
+    this.aborted = true;
     // What a real AbortController uses when no reason is given.
-    this.#reason =
+    this.reason =
       reason ??
       new (
         globalThis as unknown as { DOMException: new (message: string, name: string) => unknown }
       ).DOMException('This operation was aborted', 'AbortError');
     this.release();
     for (const listener of this.#listeners.splice(0)) listener();
-    this.#real?.abort(this.#reason);
+    this.#real?.abort(this.reason);
   }
 
   /** The real AbortSignal that follows this one, made on first use. */
@@ -116,7 +108,7 @@ export class QuietSignal implements SignalLike, QuietController {
     if (this.#real === undefined) {
       this.#follow();
       this.#real = createController();
-      if (this.#aborted) this.#real.abort(this.#reason);
+      if (this.aborted) this.#real.abort(this.reason);
     }
     return this.#real.signal;
   }
