@@ -29,7 +29,7 @@ import {
   type ResourceParams,
   type ToolParams,
 } from './calls';
-import type { DurableOutcome, ResumeOptions } from './callOptions';
+import { countOption, type DurableOutcome, type ResumeOptions } from './callOptions';
 import { elicitationCapabilities, servedModes, type ElicitationMode } from './capabilities';
 import type { ClientPort, V1Schemas } from './clientPort';
 import type { Era } from './eras/era';
@@ -123,9 +123,7 @@ export interface Bridge extends Attachment {
 function checkAttachOptions(options: AttachOptions): AttachSettings {
   if (typeof options?.waitFor !== 'function')
     throw new BridgeError('invalid_options', 'attachWaitFor needs options.waitFor');
-  const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
-  if (!Number.isInteger(maxAttempts) || maxAttempts < 1)
-    throw new BridgeError('invalid_options', 'maxAttempts must be an integer ≥ 1');
+  const maxAttempts = countOption(options.maxAttempts, DEFAULT_MAX_ATTEMPTS, 'maxAttempts');
   return {
     waitFor: options.waitFor,
     serverName: options.serverName,

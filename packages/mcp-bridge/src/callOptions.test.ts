@@ -159,6 +159,15 @@ describe.each<[ClientKind, 'legacy' | 'modern']>([
         if (era === 'legacy') expect(error, label).toMatchObject({ code: 'invalid_options' });
         else expect(error, label).toBeUndefined();
       }
+      // Either era: a call's own maxAttempts is a count, as the attachment's (NaN would re-ask an
+      // invalid form without end).
+      for (const maxAttempts of [0, 1.5, Number.NaN]) {
+        const error = await failure(callTool(client, { name: 'ask_form' }, { maxAttempts }));
+        expect(error, String(maxAttempts)).toMatchObject({ code: 'invalid_options' });
+        expect((error as Error).message).toMatch(/maxAttempts must be an integer/);
+      }
+      if (era === 'legacy') expect(server.received.length).toBe(sentBefore);
+
       // Either era: a mode the client never declared cannot be asked (modern servers check the
       // capabilities sent with each request, so it would only fail there).
       const undeclared = await failure(callTool(client, { name: 'ask_url' }, { modes: ['url'] }));

@@ -115,7 +115,12 @@ export function resolveCall(
     modes,
     sampling: options.sampling ?? attached?.sampling,
     roots: options.roots ?? attached?.roots,
-    maxAttempts: options.maxAttempts ?? attached?.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+    // A call's own count is checked as the attachment's was (NaN would re-ask without end).
+    maxAttempts: countOption(
+      options.maxAttempts,
+      attached?.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+      'maxAttempts',
+    ),
     // Resolved (and checked) once per bridge: a call without its own limits reuses them.
     limits:
       options.limits === undefined
@@ -145,11 +150,17 @@ export const progressOptions = ({
   maxTotalTimeout,
 });
 
+/** A count option (`maxRounds`, `maxAttempts`): `fallback` when unset, else an integer ≥ 1; throws 'invalid_options'. */
+export function countOption(value: number | undefined, fallback: number, name: string): number {
+  const count = value ?? fallback;
+  if (!Number.isInteger(count) || count < 1)
+    throw new BridgeError('invalid_options', `${name} must be an integer ≥ 1`);
+  return count;
+}
+
 /** The numeric options of a call, checked; throws 'invalid_options'. */
 export function checkNumbers(options: CallOptions): { maxRounds: number; timeout: number } {
-  const maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS;
-  if (!Number.isInteger(maxRounds) || maxRounds < 1)
-    throw new BridgeError('invalid_options', 'maxRounds must be an integer ≥ 1');
+  const maxRounds = countOption(options.maxRounds, DEFAULT_MAX_ROUNDS, 'maxRounds');
   const timeout = options.timeout ?? DEFAULT_TIMEOUT;
   if (typeof timeout !== 'number' || !(timeout > 0))
     throw new BridgeError('invalid_options', 'timeout must be a positive number');
