@@ -104,12 +104,7 @@ export function hostQuestions(
     for (const batch of batches) batch.abort(reason);
   });
   return {
-    request: (params, call) =>
-      buildElicitationRequest(params, {
-        server: call.serverName,
-        era: call.era,
-        ...callOrigin(call),
-      }),
+    request: (params, call) => buildElicitationRequest(params, callOrigin(call)),
     ask: (requests, options = {}) => {
       // Each question has its own signal, all aborted through one listener (see questionBatch).
       const [batch, questions] = questionBatch(options.signal, requests);

@@ -76,9 +76,10 @@ export interface Era {
   outcome(value: unknown): CallOutcome;
 }
 
-/** Origin fields naming what a call asks for (tool, prompt or resource). */
-export const callOrigin = (call: CallInfo): Partial<RequestOrigin> => {
-  if (call.method === 'tools/call') return { tool: String(call.params['name']) };
-  if (call.method === 'prompts/get') return { prompt: String(call.params['name']) };
-  return { resource: String(call.params['uri']) };
-};
+/** The origin of a call's questions: who asks, in which era, and for what (tool, prompt or resource). */
+export const callOrigin = ({ serverName: server, era, method, params }: CallInfo): RequestOrigin =>
+  method === 'tools/call'
+    ? { server, era, tool: String(params['name']) }
+    : method === 'prompts/get'
+      ? { server, era, prompt: String(params['name']) }
+      : { server, era, resource: String(params['uri']) };

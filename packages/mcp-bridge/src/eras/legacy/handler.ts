@@ -21,9 +21,7 @@ export function question(
   const extensions = bridge.settings.extensions;
   question.own = only?.own;
   question.origin =
-    only === undefined
-      ? { server: bridge.host.serverName, era: 'legacy' }
-      : { server: only.info.serverName, era: 'legacy', ...callOrigin(only.info) };
+    only === undefined ? { server: bridge.host.serverName, era: 'legacy' } : callOrigin(only.info);
   if (extensions.some((extension) => extension.legacyRequest))
     question.rewrite = (request: Request) =>
       extensions.reduce(

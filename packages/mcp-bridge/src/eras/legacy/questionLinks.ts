@@ -97,7 +97,7 @@ export class LinkedQuestion extends QuietSignal implements PushedQuestion {
       last.slot = this.slot;
     }
     this.slot = -1;
-    if (this.calls !== noCalls) for (const call of this.calls) call.questions.delete(this);
+    for (const call of this.calls) call.questions.delete(this);
     this.release();
   }
 }

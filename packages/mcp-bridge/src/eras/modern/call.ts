@@ -168,7 +168,7 @@ export async function call(job: CallJob): Promise<LoopOutcome> {
         progress: progressOptions(job.options),
         maxRounds: job.maxRounds,
         durable: job.durable,
-        origin: { server: settings.serverName, era: 'modern', ...callOrigin(job.info) },
+        origin: callOrigin(job.info),
         round: {
           handlers: settings,
           modes: settings.modes,
