@@ -29,10 +29,11 @@ export const entries = [
     budget: 3 * 1024,
   },
   // The target is 10 KB (the hardening limits and the host-facing facade; was 8 KB). It is missed:
-  // ~10.9 KB, about 1.2 KB of it `connect` (transport options, state, reconnection; the entry
-  // without it is ~9.3 KB). A round of cuts took 0.3 KB out; the per-question speed work and the
-  // Mcp-Param-* headers put some back. Until `connect` moves to an entry of its own (the team's
-  // call), the test holds the line at 11 KB so it cannot grow.
+  // ~11.0 KB, about 1.2 KB of it `connect` (transport options, state, reconnection; the entry
+  // without it is ~9.9 KB). Two rounds of cuts took 0.4 KB out; the per-question speed work and the
+  // Mcp-Param-* headers put some back. `connect` stays in the main entry: it is the quick start, and
+  // an entry of its own would not make a connect user download less. The test holds the line at
+  // 11 KB so the bundle cannot grow.
   { name: '@waitfor/mcp-bridge', file: 'packages/mcp-bridge/src/index.ts', budget: 11 * 1024 },
   { name: '@waitfor/legacy-spec', file: 'packages/legacy-spec/src/index.ts', budget: 3 * 1024 },
   // @opentelemetry/api is a peer: left out, like every peer.
