@@ -1,3 +1,4 @@
+import { setOwn } from './setOwn';
 import { fail, isRecord } from '../check';
 import { WaitforError } from '../waitforError';
 import { checkValue } from './checkValue';
@@ -237,16 +238,7 @@ function frozenCopy(value: unknown): unknown {
   if (!isRecord(value)) return Object.freeze(value);
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
-    const item = frozenCopy(value[key]);
-    // Defined, not assigned: a key named "__proto__" stays a plain key.
-    if (key === '__proto__')
-      Object.defineProperty(copy, key, {
-        value: item,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    else copy[key] = item;
+    setOwn(copy, key, frozenCopy(value[key]));
   }
   return Object.freeze(copy);
 }

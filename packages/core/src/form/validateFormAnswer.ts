@@ -8,6 +8,7 @@ import type {
   FormValue,
 } from './formTypes';
 import { formFields } from './parseFormSchema';
+import { setOwn } from './setOwn';
 
 const copy = (value: FormValue): FormValue => (Array.isArray(value) ? [...value] : value);
 
@@ -33,18 +34,6 @@ export function formDefaults(schema: FormSchema | unknown): Record<string, FormV
   );
 }
 
-/** Set `value[name]`, as an own data property even for "__proto__". */
-function put(value: Record<string, FormValue>, name: string, item: FormValue): void {
-  if (name === '__proto__')
-    Object.defineProperty(value, name, {
-      value: item,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  else value[name] = item;
-}
-
 /**
  * Validates what a person submitted for a form, coercing form-input strings ("42" → 42, "true" →
  * true, one choice → [choice]). Omitted fields (undefined or null) get their default (unless
@@ -67,19 +56,19 @@ export function validateFormAnswer(
   const names = fieldNames(fields);
   for (const key of Object.keys(submitted)) {
     if (submitted[key] !== undefined && !names.has(key))
-      put((errors ??= {}), key, 'Unknown field.');
+      setOwn((errors ??= {}), key, 'Unknown field.');
   }
   for (const field of fields) {
     // Own keys only: a field named "constructor" must not read Object.prototype.constructor.
     const input = Object.hasOwn(submitted, field.name) ? submitted[field.name] : undefined;
     if (input === '' || (input == null && (field.default === undefined || !useDefaults))) {
-      if (field.required) put((errors ??= {}), field.name, 'Required.');
+      if (field.required) setOwn((errors ??= {}), field.name, 'Required.');
     } else if (input == null) {
-      put(value, field.name, copy(field.default!));
+      setOwn(value, field.name, copy(field.default!));
     } else {
       const checked = checkValue(field, input, true);
-      if (typeof checked === 'string') put((errors ??= {}), field.name, checked);
-      else put(value, field.name, checked.value);
+      if (typeof checked === 'string') setOwn((errors ??= {}), field.name, checked);
+      else setOwn(value, field.name, checked.value);
     }
   }
   return errors !== undefined ? { ok: false, errors } : { ok: true, value };
