@@ -4,7 +4,7 @@
  * the context a host gets carries a real AbortSignal even when the host copies the context.
  */
 import { accept, type Answer, type Request, type WaitFor } from '@waitfor/core';
-import { createQuietController } from '@waitfor/runtime';
+import { QuietSignal } from '@waitfor/runtime';
 import { describe, expect, it } from 'vitest';
 import { askOnce } from './askPerson';
 import { BridgeError } from './bridgeError';
@@ -28,7 +28,7 @@ const codeOf = (error: unknown) => (BridgeError.isInstance(error) ? error.code :
 describe('askOnce', () => {
   it('takes an answer given at once without listening to the SDK signal', async () => {
     const sdk = sdkController();
-    const question = createQuietController(sdk.controller.signal);
+    const question = new QuietSignal(sdk.controller.signal);
     const answer = await askOnce(request, {
       waitFor: async (asked) => accept(asked, { confirm: true }),
       signal: question.signal,
@@ -40,7 +40,7 @@ describe('askOnce', () => {
   it('ends at once a wait that starts after the SDK signal aborted', async () => {
     const sdk = sdkController();
     sdk.controller.abort('server cancelled');
-    const question = createQuietController(sdk.controller.signal);
+    const question = new QuietSignal(sdk.controller.signal);
     const seen: AbortSignal[] = [];
     const error = await askOnce(request, {
       waitFor: (_asked, context) => {
@@ -57,7 +57,7 @@ describe('askOnce', () => {
 
   it('ends a wait the host never settles when the SDK signal aborts', async () => {
     const sdk = sdkController();
-    const question = createQuietController(sdk.controller.signal);
+    const question = new QuietSignal(sdk.controller.signal);
     let waiting!: () => void;
     const asked = new Promise<void>((resolve) => (waiting = resolve));
     const pending = askOnce(request, {
@@ -76,7 +76,7 @@ describe('askOnce', () => {
 
   it('hands waitFor a real AbortSignal that survives a copy of the context', async () => {
     const sdk = sdkController();
-    const question = createQuietController(sdk.controller.signal);
+    const question = new QuietSignal(sdk.controller.signal);
     const seen: AbortSignal[] = [];
     const copying: WaitFor = (asked, context) => {
       const copy = { ...context };
@@ -93,7 +93,7 @@ describe('askOnce', () => {
   });
 
   it('reports a waitFor that throws, at once or later, as wait_failed', async () => {
-    const question = createQuietController();
+    const question = new QuietSignal();
     const throwsNow: WaitFor = () => {
       throw new Error('boom');
     };

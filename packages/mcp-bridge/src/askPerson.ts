@@ -7,8 +7,8 @@
  * an accept with data is sent as given (coerced), never with defaults the person did not see — a
  * required field left empty is asked again. A URL-mode accept carries no content (consent only).
  *
- * Every question pays for this path, so the params and the schema are checked once per question
- * and the abort race allocates one promise.
+ * Every question pays for this path, so the params and the schema are checked once per question,
+ * and a waitFor that answers at once settles without an abort race or a listener on any signal.
  */
 import {
   createRequestId,

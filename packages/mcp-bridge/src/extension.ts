@@ -1,11 +1,10 @@
 import type { AbortSignalLike, Answer, Request, WaitFor } from '@waitfor/core';
-import type { ControllerLike } from '@waitfor/runtime';
+import { controllerBatch, type ControllerLike } from '@waitfor/runtime';
 import { askOnce, buildElicitationRequest, cancelled, type AskHooks } from './askPerson';
 import { BridgeError } from './bridgeError';
 import { callOrigin } from './eras/era';
 import type { ElicitationMode } from './capabilities';
 import type { CallMethod, ProtocolEra } from './protocol';
-import { questionBatch } from './eras/modern/round';
 
 /** One call the bridge issues, as extensions see it in `aroundCall`. */
 export interface CallInfo {
@@ -106,8 +105,8 @@ export function hostQuestions(
   return {
     request: (params, call) => buildElicitationRequest(params, callOrigin(call)),
     ask: (requests, options = {}) => {
-      // Each question has its own signal, all aborted through one listener (see questionBatch).
-      const [batch, questions] = questionBatch(options.signal, requests);
+      // Each question has its own signal, all aborted through one listener (see controllerBatch).
+      const [batch, questions] = controllerBatch(options.signal, requests);
       batches.add(batch);
       const context = { waitFor: options.waitFor ?? waitFor, hooks };
       return Promise.all(

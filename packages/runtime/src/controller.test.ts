@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  createController,
-  createQuietController,
-  hostSignal,
-  isAborted,
-  linkedController,
-} from './index';
+import { createController, hostSignal, isAborted, linkedController, QuietSignal } from './index';
 
 describe('linkedController', () => {
   it('aborts with the reason of whichever parent aborts first', () => {
@@ -42,9 +36,9 @@ describe('linkedController', () => {
   });
 });
 
-describe('createQuietController', () => {
+describe('QuietSignal', () => {
   it('tells its listeners once, in order, with the reason, and forgets removed ones', () => {
-    const quiet = createQuietController();
+    const quiet = new QuietSignal();
     const heard: string[] = [];
     const removed = () => heard.push('removed');
     quiet.signal.addEventListener('abort', () =>
@@ -61,7 +55,7 @@ describe('createQuietController', () => {
   });
 
   it('is no AbortSignal itself; hostSignal gives a real one that follows it, made once', () => {
-    const quiet = createQuietController();
+    const quiet = new QuietSignal();
     expect(quiet.signal).not.toBeInstanceOf(AbortSignal);
     const real = hostSignal(quiet.signal) as AbortSignal;
     expect(real).toBeInstanceOf(AbortSignal);
@@ -75,7 +69,7 @@ describe('createQuietController', () => {
   });
 
   it('hands out an already aborted real signal after the abort, with its reason', () => {
-    const quiet = createQuietController();
+    const quiet = new QuietSignal();
     quiet.abort();
     const real = hostSignal(quiet.signal) as AbortSignal;
     expect(real.aborted).toBe(true);
@@ -91,7 +85,7 @@ describe('createQuietController', () => {
   });
 
   it('ignores listeners added after the abort, as a real signal does', () => {
-    const quiet = createQuietController();
+    const quiet = new QuietSignal();
     quiet.abort('done');
     let heard = false;
     quiet.signal.addEventListener('abort', () => (heard = true));
@@ -130,7 +124,7 @@ describe('createQuietController', () => {
           return aborted.call(signal) as boolean;
         },
       });
-      const quiet = createQuietController(signal);
+      const quiet = new QuietSignal(signal);
       watched.parent.abort('server cancelled');
       // Read only: the parent is neither read nor hooked (an answer given now goes nowhere anyway).
       expect(isAborted(quiet.signal)).toBe(false);
@@ -147,7 +141,7 @@ describe('createQuietController', () => {
 
     it('hooks the parent for its first listener, once, and unhooks it on release', () => {
       const watched = watchedParent();
-      const quiet = createQuietController(watched.parent.signal);
+      const quiet = new QuietSignal(watched.parent.signal);
       const heard: unknown[] = [];
       quiet.signal.addEventListener('abort', () => heard.push(quiet.signal.reason));
       quiet.signal.addEventListener('abort', () => heard.push('second'));
@@ -161,7 +155,7 @@ describe('createQuietController', () => {
 
     it('aborts its listeners and its real signal when the hooked parent aborts', () => {
       const watched = watchedParent();
-      const quiet = createQuietController(watched.parent.signal);
+      const quiet = new QuietSignal(watched.parent.signal);
       const real = hostSignal(quiet.signal) as AbortSignal;
       const heard: unknown[] = [];
       quiet.signal.addEventListener('abort', () => heard.push(quiet.signal.reason));
@@ -176,7 +170,7 @@ describe('createQuietController', () => {
     it('starts aborted when the parent already is, and then adds no listener', () => {
       const watched = watchedParent();
       watched.parent.abort('before');
-      const quiet = createQuietController(watched.parent.signal);
+      const quiet = new QuietSignal(watched.parent.signal);
       let heard = false;
       quiet.signal.addEventListener('abort', () => (heard = true));
       expect(heard).toBe(false);

@@ -49,7 +49,24 @@ export function linkedController(
 }
 
 /**
- * The signal of `createQuietController`: a SignalLike without an EventTarget behind it (a plain
+ * One controller per item of `items`, all aborted when the batch is (`signal` aborts, or
+ * `batch.abort`) through ONE listener on the batch's signal: however many items, no signal collects
+ * a listener each (Node warns past 10). The batch needs `dispose()` once settled.
+ */
+export function controllerBatch(signal: SignalLike | undefined, items: readonly unknown[]) {
+  const batch = linkedController(signal);
+  const controllers = items.map(createController);
+  const fanOut = () => {
+    for (const controller of controllers) controller.abort(batch.signal.reason);
+  };
+  batch.signal.addEventListener('abort', fanOut);
+  if (batch.signal.aborted) fanOut();
+  return [batch, controllers] as const;
+}
+
+/**
+ * A signal for waitfor's own bookkeeping (one per question), and its own controller: a SignalLike
+ * without an EventTarget behind it (a plain
  * listener list), about a tenth of the cost of a real AbortController. Only waitfor's own code
  * listens to it; `hostSignal` hands code outside waitfor a real AbortSignal made from it on first use.
  *
@@ -61,7 +78,7 @@ export function linkedController(
  * a request it aborted, so an answer given meanwhile goes nowhere. Its owner may extend it (the
  * bridge's linked questions do) to keep its own bookkeeping on the one object.
  */
-export class QuietSignal implements SignalLike, QuietController {
+export class QuietSignal implements SignalLike, ControllerLike {
   aborted = false;
   reason: unknown = undefined;
   #listeners: Array<() => void> = [];
@@ -69,7 +86,7 @@ export class QuietSignal implements SignalLike, QuietController {
   #parent: SignalLike | undefined;
   #onParent: (() => void) | undefined;
 
-  constructor(parent: SignalLike | undefined) {
+  constructor(parent?: SignalLike) {
     this.#parent = parent;
   }
 
@@ -122,27 +139,11 @@ export class QuietSignal implements SignalLike, QuietController {
     parent.addEventListener('abort', this.#onParent);
   }
 
-  /** Stop following the parent: unhook it if hooked; this signal aborts only by `abort` from now. */
+  /** Stop following the parent (the question is over): unhook it if hooked; idempotent. */
   release(): void {
     if (this.#onParent !== undefined) this.#parent?.removeEventListener('abort', this.#onParent);
     this.#parent = this.#onParent = undefined;
   }
-}
-
-/** A controller whose signal is quiet (see `createQuietController`). */
-export interface QuietController extends ControllerLike {
-  /** Stop following the parent signal (the question is over); idempotent. */
-  release(): void;
-}
-
-/**
- * A controller for waitfor's own bookkeeping (one per question): its signal costs no EventTarget,
- * and it aborts with `parent` too (with its reason), hooking `parent` only once it is observed
- * (see QuietSignal). Pass its signal to code outside waitfor (a host's waitFor, sampling or roots
- * handler, an SDK) only through `hostSignal`; call `release` when done with it.
- */
-export function createQuietController(parent?: SignalLike): QuietController {
-  return new QuietSignal(parent);
 }
 
 /**

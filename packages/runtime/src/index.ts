@@ -4,14 +4,14 @@
  */
 export { brandClass } from './errorBrand';
 export {
+  controllerBatch,
   createController,
-  createQuietController,
   hostSignal,
   isAborted,
   linkedController,
   QuietSignal,
 } from './controller';
-export type { ControllerLike, QuietController, SignalLike } from './controller';
+export type { ControllerLike, SignalLike } from './controller';
 export { isRecord } from './isRecord';
 export { createListeners, type Listeners } from './listeners';
 export { MAX_TIMER_DELAY, schedule, scheduleUnref } from './schedule';

@@ -11,7 +11,7 @@ import type { BridgeState } from '../bridgeState';
 import type { CallOptions, CallSettings } from '../callOptions';
 import type { InboundContext } from '../clientPort';
 import type { CallInfo } from '../extension';
-import type { CallMethod, ProtocolEra } from '../protocol';
+import type { CallMethod } from '../protocol';
 import type { QuestionOptions } from './legacy/questionLinks';
 import type { LoopStart } from './modern/call';
 import type { Suspension } from './modern/suspension';
@@ -53,7 +53,6 @@ export interface CallJob {
 
 /** What an era does; `eras/legacy` and `eras/modern` each export one. */
 export interface Era {
-  readonly name: ProtocolEra;
   /** handler.ts: scope a question that reached the registered handler. */
   question(
     bridge: BridgeState,

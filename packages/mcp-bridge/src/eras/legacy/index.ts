@@ -6,7 +6,6 @@ import { checkCall } from './options';
 
 /** The legacy era's jobs. */
 export const legacyEra: Era = {
-  name: 'legacy',
   durable: false,
   question,
   checkCall,

@@ -6,7 +6,6 @@ import { checkCall } from './options';
 
 /** The modern era's jobs. */
 export const modernEra: Era = {
-  name: 'modern',
   durable: true,
   question,
   checkCall,

@@ -12,7 +12,7 @@ import { askPerson, checkQuestion, type AskHooks } from '../../askPerson';
 import { BridgeError } from '../../bridgeError';
 import type { ElicitationMode } from '../../capabilities';
 import { isRecord, parseElicitationParams } from '../../mapping';
-import { createController, linkedController } from '@waitfor/runtime';
+import { controllerBatch } from '@waitfor/runtime';
 import type { RootsHandler, SamplingHandler } from '../../bridgeState';
 import { noWaitFor } from '../../callOptions';
 import { checkBound, type BridgeLimits } from '../../limits';
@@ -108,22 +108,6 @@ export async function answerHostRequest(
   }
 }
 
-/**
- * One controller per item of `items`, all aborted when the batch is (`signal` aborts, or
- * `batch.abort`) through ONE listener on the batch's signal: however many questions, no signal
- * collects a listener each (Node warns past 10). The batch needs `dispose()` once settled.
- */
-export function questionBatch(signal: AbortSignalLike | undefined, items: readonly unknown[]) {
-  const batch = linkedController(signal);
-  const controllers = items.map(createController);
-  const fanOut = () => {
-    for (const controller of controllers) controller.abort(batch.signal.reason);
-  };
-  batch.signal.addEventListener('abort', fanOut);
-  if (batch.signal.aborted) fanOut();
-  return [batch, controllers] as const;
-}
-
 /** Resolve every inputRequest of a round concurrently; responses are keyed exactly like the requests. */
 export async function resolveRound(
   inputRequests: Record<string, InputRequest>,
@@ -158,7 +142,7 @@ export async function resolveRound(
       entries.length === 0 ? [] : [[entries[0]![0], await answer(0, context.signal)]],
     );
   }
-  const [round, controllers] = questionBatch(context.signal, entries);
+  const [round, controllers] = controllerBatch(context.signal, entries);
   try {
     const settled = await Promise.all(
       entries.map(async ([key], index) => {
