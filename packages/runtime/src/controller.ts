@@ -106,7 +106,7 @@ export class QuietSignal implements SignalLike, ControllerLike {
   }
 
   /** Abort once: waitfor's listeners first (registered first, as on one real signal), then the real one. */
-  abort(reason: unknown): void {
+  abort(reason?: unknown): void {
     if (this.aborted) return;
     this.aborted = true;
     // What a real AbortController uses when no reason is given.
@@ -150,6 +150,10 @@ export class QuietSignal implements SignalLike, ControllerLike {
  * The signal to hand to code outside waitfor: a real AbortSignal (which a host may pass to fetch or
  * AbortSignal.any). A quiet signal's real one is made now, once; any other signal is returned as is.
  */
-export function hostSignal<T extends SignalLike | undefined>(signal: T): T {
-  return (signal instanceof QuietSignal ? signal.real() : signal) as T;
+export function hostSignal<T extends SignalLike | undefined>(
+  signal: T,
+): T extends QuietSignal ? SignalLike : T {
+  return (signal instanceof QuietSignal ? signal.real() : signal) as T extends QuietSignal
+    ? SignalLike
+    : T;
 }
