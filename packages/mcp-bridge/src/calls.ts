@@ -75,10 +75,9 @@ export async function runCall(
   }
   const settings = resolveCall(target.port, target.bridge, options);
   const own = era.checkCall(settings, options, durable);
-  const base = originalParams(params);
   const info: CallInfo = {
     method,
-    params: base,
+    params: originalParams(params),
     era: negotiated,
     serverName: settings.serverName,
     waitFor: settings.waitFor ?? noWaitFor,
@@ -87,8 +86,6 @@ export async function runCall(
     host: settings.bridge?.host,
   };
   const job: CallJob = {
-    method,
-    params: base,
     settings,
     options,
     info,

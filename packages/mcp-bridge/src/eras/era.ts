@@ -11,7 +11,6 @@ import type { BridgeState } from '../bridgeState';
 import type { CallOptions, CallSettings } from '../callOptions';
 import type { InboundContext } from '../clientPort';
 import type { CallInfo } from '../extension';
-import type { CallMethod } from '../protocol';
 import type { QuestionOptions } from './legacy/questionLinks';
 import type { LoopStart } from './modern/call';
 import type { Suspension } from './modern/suspension';
@@ -36,11 +35,9 @@ export interface PushedQuestion {
 
 /** One bridge call, checked and resolved, as an era runs it. */
 export interface CallJob {
-  readonly method: CallMethod;
-  /** The call's params without the keys the modern loop owns. */
-  readonly params: Record<string, unknown>;
   readonly settings: CallSettings;
   readonly options: CallOptions;
+  /** The method and params (without the keys the modern loop owns), as extensions see them. */
   readonly info: CallInfo;
   readonly timeout: number;
   readonly maxRounds: number;

@@ -103,7 +103,7 @@ export const beginCall = (job: CallJob): (() => void) | undefined =>
 /** Run a legacy call: the SDK's own call, the attached handler answering its pushes. */
 export function call(job: CallJob): Promise<unknown> {
   const bridge = job.settings.bridge;
-  return legacyCall(job.settings.port, job.method, job.params, {
+  return legacyCall(job.settings.port, job.info.method, job.info.params, {
     signal: job.options.signal,
     timeout: job.timeout,
     host: bridge?.host,

@@ -157,10 +157,10 @@ export async function call(job: CallJob): Promise<LoopOutcome> {
   const unfollow = settings.bridge?.links.follow(scope);
   try {
     return await runInputRequiredLoop(
-      (await job.start?.(settings)) ?? { params: job.params, round: 0 },
+      (await job.start?.(settings)) ?? { params: job.info.params, round: 0 },
       {
         port: settings.port,
-        method: job.method,
+        method: job.info.method,
         signal: scope.signal,
         // The SDK times each leg with one timer, which fires at once past MAX_TIMER_DELAY: a
         // longer budget (Infinity: none) waits as long as one timer can.
