@@ -9,16 +9,14 @@
  * - a missing `resultType` is complete, an unknown one is a typed error;
  * - at most `maxRounds` retries, then 'rounds_exceeded' with the last result.
  */
-import type { AbortSignalLike, RequestOrigin } from '@waitfor/core';
+import type { AbortSignalLike } from '@waitfor/core';
 import { abortedError, BridgeError, toBridgeError } from '../../bridgeError';
 import { isAborted, linkedController, MAX_TIMER_DELAY } from '@waitfor/runtime';
 import { progressOptions } from '../../callOptions';
-import type { ClientPort } from '../../clientPort';
-import type { CallMethod } from '../../protocol';
 import { callOrigin, type CallJob, type CallOutcome } from '../era';
 import { assertServable, parseInputRequests, resolveRound, type RoundContext } from './round';
 import { createSuspension } from './suspension';
-import { checkRequestState, defaultBridgeLimits } from '../../limits';
+import { checkRequestState } from '../../limits';
 
 /** The outcome of a loop: the final result, or (durable mode) a suspension. */
 export type LoopOutcome = CallOutcome;
@@ -31,21 +29,6 @@ export interface LoopStart {
   retry?: { responses: Record<string, unknown>; requestState: string | undefined };
   /** Rounds already seen (resume). */
   round: number;
-}
-
-/** How a loop runs. */
-export interface LoopOptions {
-  port: ClientPort;
-  method: CallMethod;
-  signal?: AbortSignalLike | undefined;
-  /** Per-leg SDK timeout (the person's time between legs is never counted). */
-  timeout?: number | undefined;
-  /** The SDKs' progress options, for every leg. */
-  progress?: ReturnType<typeof progressOptions>;
-  maxRounds: number;
-  durable: boolean;
-  origin: RequestOrigin;
-  round: Omit<RoundContext, 'origin' | 'signal'>;
 }
 
 /** The params of a retry: the original params, this round's responses and the state, byte-exact. */
@@ -88,11 +71,25 @@ function requiresInput(result: unknown, stateLimit: number): result is InputRequ
   return true;
 }
 
-/** Drive one call to completion (or suspension). */
-export async function runInputRequiredLoop(
+/** Drive one call to completion (or suspension), ended by `signal`. */
+async function runInputRequiredLoop(
+  job: CallJob,
   start: LoopStart,
-  options: LoopOptions,
+  signal: AbortSignalLike,
 ): Promise<LoopOutcome> {
+  const { settings } = job;
+  const { method } = job.info;
+  const { limits } = settings;
+  // Who answers each round's questions, and as whom they are asked.
+  const context: RoundContext = {
+    handlers: settings,
+    modes: settings.modes,
+    maxAttempts: settings.maxAttempts,
+    limits,
+    hooks: settings.bridge?.hooks,
+    origin: callOrigin(job.info),
+    signal,
+  };
   let send =
     start.retry === undefined
       ? start.params
@@ -100,52 +97,50 @@ export async function runInputRequiredLoop(
   let round = start.round;
   // The same options for every leg: a tools/call's retries send its first leg's Mcp-Param-* headers.
   const legOptions = {
-    ...options.progress,
-    signal: options.signal,
-    timeout: options.timeout,
+    ...progressOptions(job.options),
+    signal,
+    // Per leg (the person's time between legs is never counted). The SDK times each leg with one
+    // timer, which fires at once past MAX_TIMER_DELAY: a longer budget (Infinity: none) waits as
+    // long as one timer can.
+    timeout: Math.min(job.timeout, MAX_TIMER_DELAY),
     raw: true,
     legs: {},
   };
   for (;;) {
-    if (isAborted(options.signal)) throw abortedError();
+    if (isAborted(signal)) throw abortedError();
     let result: unknown;
     try {
-      result = await options.port.call(options.method, send, legOptions);
+      result = await settings.port.call(method, send, legOptions);
     } catch (error) {
-      throw toBridgeError(error, options.signal);
+      throw toBridgeError(error, signal);
     }
-    const limits = options.round.limits ?? defaultBridgeLimits;
     if (!requiresInput(result, limits.requestState))
       return { status: 'complete', result: result as Record<string, unknown> };
     round += 1;
-    if (round > options.maxRounds) {
+    if (round > job.maxRounds) {
       throw new BridgeError(
         'rounds_exceeded',
-        `${options.method} still required input after ${options.maxRounds} rounds`,
+        `${method} still required input after ${job.maxRounds} rounds`,
         { lastResult: result },
       );
     }
     const inputRequests = parseInputRequests(result.inputRequests, limits.inputRequests);
-    if (options.durable) {
+    if (job.durable) {
       for (const [key, entry] of Object.entries(inputRequests))
-        assertServable(key, entry, options.round);
+        assertServable(key, entry, context);
       const suspension = createSuspension({
-        method: options.method,
+        method,
         params: start.params,
         requestState: result.requestState,
         inputRequests,
         round,
-        origin: options.origin,
+        origin: context.origin,
         limits: limits.form,
       });
       if (suspension.requests.length > 0) return { status: 'suspended', suspension };
     }
     // State-only rounds (no inputRequests) are retried at once, still counted against the cap.
-    const responses = await resolveRound(inputRequests, {
-      ...options.round,
-      origin: options.origin,
-      signal: options.signal,
-    });
+    const responses = await resolveRound(inputRequests, context);
     send = retryParams(start.params, responses, result.requestState);
   }
 }
@@ -157,26 +152,9 @@ export async function call(job: CallJob): Promise<LoopOutcome> {
   const unfollow = settings.bridge?.links.follow(scope);
   try {
     return await runInputRequiredLoop(
+      job,
       (await job.start?.(settings)) ?? { params: job.info.params, round: 0 },
-      {
-        port: settings.port,
-        method: job.info.method,
-        signal: scope.signal,
-        // The SDK times each leg with one timer, which fires at once past MAX_TIMER_DELAY: a
-        // longer budget (Infinity: none) waits as long as one timer can.
-        timeout: Math.min(job.timeout, MAX_TIMER_DELAY),
-        progress: progressOptions(job.options),
-        maxRounds: job.maxRounds,
-        durable: job.durable,
-        origin: callOrigin(job.info),
-        round: {
-          handlers: settings,
-          modes: settings.modes,
-          maxAttempts: settings.maxAttempts,
-          limits: settings.limits,
-          hooks: settings.bridge?.hooks,
-        },
-      },
+      scope.signal,
     );
   } finally {
     scope.dispose();
