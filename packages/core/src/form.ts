@@ -17,7 +17,7 @@ export type {
 export type { FormLimits, FormSchemaOptions } from './form/formLimits';
 export { defaultFormLimits } from './form/formLimits';
 export { formFields, parseFormSchema } from './form/parseFormSchema';
-export { formDefaults, validateFormAnswer } from './form/validateFormAnswer';
+export { formDefaults, validateAnswerData, validateFormAnswer } from './form/validateFormAnswer';
 export { createFormSession } from './form/formSession';
 export type { FormSession, FormSnapshot } from './form/formSession';
 export { inspectUrl } from './form/inspectUrl';

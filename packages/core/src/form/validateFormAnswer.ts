@@ -73,3 +73,17 @@ export function validateFormAnswer(
   }
   return errors !== undefined ? { ok: false, errors } : { ok: true, value };
 }
+
+/** An answer with data is taken as given: no default is filled in behind the person's back. */
+const asGiven: FormAnswerOptions = { defaults: false };
+
+/**
+ * Validates the `data` of an accept Answer for a form: the one rule every place that takes a form
+ * answer follows, so none accepts what another refuses. No data (`accept(request)`, undefined or
+ * null) takes the schema's defaults; data is taken as given (`{ defaults: false }`): an omitted
+ * field is not filled with its default, and an omitted required field is "Required." even when it
+ * has one. A raw schema is checked first (throws `invalid_schema`).
+ */
+export function validateAnswerData(schema: FormSchema | unknown, data: unknown): FormValidation {
+  return data == null ? validateFormAnswer(schema, {}) : validateFormAnswer(schema, data, asGiven);
+}
