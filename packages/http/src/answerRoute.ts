@@ -1,5 +1,5 @@
 import { parseAnswer, WaitforError } from '@waitfor/core';
-import { validateFormAnswer } from '@waitfor/core/form';
+import { validateAnswerData } from '@waitfor/core/form';
 import type { Answer } from '@waitfor/core';
 import type { RouteContext } from './handler';
 import { json, refuse } from './responses';
@@ -44,10 +44,11 @@ export async function answerRoute(
     return feed.ended(id)
       ? refuse(409, 'conflict', 'This question was already answered, or has ended.', {}, cors)
       : refuse(404, 'not_found', 'No such question.', {}, cors);
-  // The same rule as the store and the bridge: an accepted form answer must fit the form.
+  // The same rule as the store and the bridge: an accepted form answer must fit the form, its data
+  // taken as given (no data: the defaults), so nothing is answered here that the bridge re-asks.
   const schema = question.data?.schema;
   if (answer.ok && schema !== undefined && question.url === undefined) {
-    const validation = validateFormAnswer(schema, answer.data ?? {});
+    const validation = validateAnswerData(schema, answer.data);
     if (!validation.ok)
       return refuse(
         422,

@@ -113,6 +113,33 @@ describe.each(cases)('a store-backed inbox on $driver', ({ open }) => {
     expect(await waiting).toEqual(accept(request, { age: 5 }));
   });
 
+  it("takes a form answer's data as given: a required field with a default left out is refused", async () => {
+    fleet = await open({ pollMs: 0 });
+    const inboxA = await fleet.a.inbox('alice');
+    const inboxB = await fleet.b.inbox('alice');
+    const withDefault = {
+      type: 'object',
+      properties: { age: { type: 'integer', minimum: 0, default: 30 }, note: { type: 'string' } },
+      required: ['age'],
+    };
+    const request = question({ data: { schema: withDefault } });
+    const waiting = inboxA.waitFor(request);
+    await expect.poll(() => inboxB.getSnapshot().length).toBe(1);
+
+    const refused = await inboxB.submit(accept(request, { note: 'hi' })).catch((error) => error);
+    expect(StoreError.isInstance(refused)).toBe(true);
+    expect(refused).toMatchObject({ code: 'invalid_answer', errors: { age: 'Required.' } });
+    expect(() => inboxB.answer(accept(request, {}))).toThrow(StoreError);
+    const [row] = await fleet.query('SELECT state FROM waitfor_questions WHERE id = $1', [
+      request.id,
+    ]);
+    expect(row).toEqual({ state: 'open' });
+
+    // No data at all: the defaults apply, and it is taken.
+    expect(await inboxB.submit(accept(request))).toBe(true);
+    expect(await waiting).toEqual(accept(request));
+  });
+
   it('never lets one scope read or answer the questions of another', async () => {
     fleet = await open({ pollMs: 0 });
     const alice = await fleet.a.inbox('alice');

@@ -1,6 +1,6 @@
 import type { Answer, Inbox, Request, WaitFor } from '@waitfor/core';
 import { cancel, expire, parseAnswer, parseRequest, WaitforError } from '@waitfor/core';
-import { validateFormAnswer } from '@waitfor/core/form';
+import { validateAnswerData } from '@waitfor/core/form';
 import { schedule, scheduleUnref } from '@waitfor/runtime';
 import type { Driver, Row } from './drivers/driver';
 import * as sql from './sql';
@@ -111,11 +111,14 @@ function openOf(row: Row): Open | undefined {
   }
 }
 
-/** Refuses (with nothing changed) an accepted answer that does not fit the question's form. */
+/**
+ * Refuses (with nothing changed) an accepted answer that does not fit the question's form, by the
+ * bridge's rule: data is taken as given, so a required field left out is refused, not defaulted.
+ */
 function checkAgainstForm(request: Request, answer: Answer): void {
   const schema = request.data?.schema;
   if (!answer.ok || schema === undefined || request.url !== undefined) return;
-  const validation = validateFormAnswer(schema, answer.data ?? {});
+  const validation = validateAnswerData(schema, answer.data);
   if (!validation.ok)
     throw new StoreError('invalid_answer', `Answer ${answer.id} does not fit its form`, {
       errors: validation.errors,
