@@ -23,7 +23,7 @@ import type { ClientPort } from './clientPort';
 import type { CallJob, CallOutcome } from './eras/era';
 import { eraFor } from './eras';
 import { originalParams, type LoopStart } from './eras/modern/call';
-import { answerHostRequest, assertServable } from './eras/modern/round';
+import { resolveRound } from './eras/modern/round';
 import { elicitationResponses, parseSuspension, type Suspension } from './eras/modern/suspension';
 import type { BridgeExtension, CallInfo } from './extension';
 import { resolveLimits } from './limits';
@@ -196,26 +196,19 @@ export async function resume(
   return resumeOn(() => entryOf(client), suspension, answers, options);
 }
 
-/** Host-handled inputRequests (sampling, roots) of a suspension, answered at resume. */
-async function hostResponses(
-  suspension: Suspension,
-  settings: CallSettings,
-  signal?: AbortSignalLike,
-) {
-  const responses: Array<[string, unknown]> = [];
-  const context = { handlers: settings, modes: settings.modes };
-  for (const [key, entry] of Object.entries(suspension.inputRequests)) {
-    if (entry.method === 'elicitation/create') continue;
-    assertServable(key, entry, context);
-    responses.push([
-      key,
-      await answerHostRequest(entry, {
-        ...context,
-        maxAttempts: 1,
-        origin: { server: settings.serverName, era: 'modern', inputKey: key },
-        signal,
-      }),
-    ]);
-  }
-  return Object.fromEntries(responses);
+/**
+ * Host-handled inputRequests (sampling, roots) of a suspension, answered at resume as the loop
+ * answers a round (all checked first, then concurrently).
+ */
+function hostResponses(suspension: Suspension, settings: CallSettings, signal?: AbortSignalLike) {
+  const hostRequests = Object.entries(suspension.inputRequests).filter(
+    ([, entry]) => entry.method !== 'elicitation/create',
+  );
+  return resolveRound(Object.fromEntries(hostRequests), {
+    handlers: settings,
+    modes: settings.modes,
+    maxAttempts: 1,
+    origin: { server: settings.serverName, era: 'modern' },
+    signal,
+  });
 }

@@ -21,6 +21,7 @@ import {
   getPrompt,
   resume,
   type DurableOutcome,
+  type SamplingHandler,
   type Suspension,
 } from './index';
 
@@ -266,6 +267,51 @@ describe('durable suspension', () => {
       // Nothing reached the server: no forged answer, no forged state.
       expect(server.received.length).toBe(from);
     });
+  });
+
+  it("answers a suspension's sampling and roots inputRequests through the host's handlers at resume, all checked before any is asked", async () => {
+    const sampled: unknown[] = [];
+    const sampling: SamplingHandler = async (_params, context) => {
+      sampled.push(context.origin);
+      return { role: 'assistant', content: { type: 'text', text: 'hi' }, model: 'fake-model' };
+    };
+    await withOpenClient(
+      'v2-modern',
+      'http',
+      { url: server.url },
+      { waitFor: neverAsked.waitFor, sampling },
+      async (client) => {
+        const { suspension, request } = await suspendAskForm(client);
+        const llm = {
+          method: 'sampling/createMessage',
+          params: { messages: [{ role: 'user', content: { type: 'text', text: 'Say hi' } }] },
+        };
+        // ask_sampling reads only its `llm` response: the form's answer travels beside it.
+        const withSampling: Suspension = {
+          ...suspension,
+          params: { name: 'ask_sampling' },
+          inputRequests: { ...suspension.inputRequests, llm },
+        };
+        const answers = [accept(request, { name: 'Ada' })];
+        const outcome = await resume(client, withSampling, answers);
+        expect(outcome.status).toBe('complete');
+        expect(textOf((outcome as { result: unknown }).result)).toBe('model=fake-model');
+        expect(sampled).toEqual([expect.objectContaining({ era: 'modern', inputKey: 'llm' })]);
+
+        // A roots inputRequest this client has no handler for refuses the resume before the
+        // sampling handler is asked, and nothing is sent.
+        sampled.length = 0;
+        const from = server.received.length;
+        const withRoots: Suspension = {
+          ...withSampling,
+          inputRequests: { ...withSampling.inputRequests, roots: { method: 'roots/list' } },
+        };
+        const error = await resume(client, withRoots, answers).catch((caught: unknown) => caught);
+        expect((error as BridgeError).code).toBe('unsupported_input_request');
+        expect(sampled).toEqual([]);
+        expect(server.received.length).toBe(from);
+      },
+    );
   });
 
   it('refuses durable on a legacy-era connection', async () => {

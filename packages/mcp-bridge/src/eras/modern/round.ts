@@ -91,10 +91,7 @@ export function assertServable(
 }
 
 /** Answer one sampling or roots inputRequest through the host's handler (assertServable passed it). */
-export async function answerHostRequest(
-  entry: InputRequest,
-  context: RoundContext & { signal?: AbortSignalLike | undefined },
-): Promise<unknown> {
+async function answerHostRequest(entry: InputRequest, context: RoundContext): Promise<unknown> {
   const { sampling, roots } = context.handlers;
   const handlerContext = { signal: context.signal, origin: context.origin };
   try {
