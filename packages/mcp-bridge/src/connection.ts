@@ -28,7 +28,6 @@ import {
 import { BridgeError, messageOf } from './bridgeError';
 import type { CallOptions, DurableCallOptions, DurableOutcome, ResumeOptions } from './calls';
 import type { Suspension } from './eras/modern/suspension';
-import { elicitationCapabilities } from './capabilities';
 import { MODERN_PROTOCOL_VERSION, type ProtocolEra } from './protocol';
 import { backoffDelay, type ReconnectOptions } from './connect/backoff';
 import { guardWaitFor } from './connect/guardedWaitFor';
@@ -178,10 +177,8 @@ export async function connectWith(
   const { Client } = await sdk();
   const client = new Client(
     { name: options.name ?? 'waitfor', version: options.version ?? '0.0.0' },
-    {
-      capabilities: elicitationCapabilities(options),
-      versionNegotiation: { mode: era === 'modern' ? { pin: MODERN_PROTOCOL_VERSION } : era },
-    },
+    // No capabilities here: attachWaitFor declares them (registered before connect).
+    { versionNegotiation: { mode: era === 'modern' ? { pin: MODERN_PROTOCOL_VERSION } : era } },
   );
   const [state, setState] = createConnectionState();
   const connected = () => state.getSnapshot().status === 'connected';
