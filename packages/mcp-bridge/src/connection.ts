@@ -161,7 +161,7 @@ const isUnauthorized = (error: unknown): boolean =>
 
 /** @internal Connect a fresh v2 client over the transports `source` makes. */
 export async function connectWith(
-  source: TransportSource | (() => Promise<unknown>),
+  transports: TransportSource,
   options: ConnectOptions,
 ): Promise<Connection> {
   if (typeof options?.waitFor !== 'function')
@@ -169,7 +169,6 @@ export async function connectWith(
   const era = options.era ?? 'auto';
   if (!['auto', 'legacy', 'modern'].includes(era))
     throw new BridgeError('invalid_options', `Unknown era ${String(era)}`);
-  const transports = typeof source === 'function' ? { create: source } : source;
   // Off (no attempts) unless the transport can reconnect and the host asked for it.
   const reconnect = transports.reconnects && options.reconnect;
   const retry: ReconnectOptions = reconnect === true ? {} : reconnect || { maxAttempts: 0 };

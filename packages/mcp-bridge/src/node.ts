@@ -33,16 +33,24 @@ export async function connect(
     throw new BridgeError('invalid_options', 'connect needs { url } or { command, args?, env? }');
   }
   const stdio = target as StdioTarget;
-  return connectWith(async () => {
-    const { StdioClientTransport } =
-      (await import('@modelcontextprotocol/client/stdio')) as unknown as {
-        StdioClientTransport: new (parameters: Record<string, unknown>) => unknown;
-      };
-    const parameters: Record<string, unknown> = { command: stdio.command, args: stdio.args ?? [] };
-    if (stdio.env !== undefined) parameters['env'] = stdio.env;
-    if (stdio.cwd !== undefined) parameters['cwd'] = stdio.cwd;
-    return new StdioClientTransport(parameters);
-  }, options);
+  return connectWith(
+    {
+      create: async () => {
+        const { StdioClientTransport } =
+          (await import('@modelcontextprotocol/client/stdio')) as unknown as {
+            StdioClientTransport: new (parameters: Record<string, unknown>) => unknown;
+          };
+        const parameters: Record<string, unknown> = {
+          command: stdio.command,
+          args: stdio.args ?? [],
+        };
+        if (stdio.env !== undefined) parameters['env'] = stdio.env;
+        if (stdio.cwd !== undefined) parameters['cwd'] = stdio.cwd;
+        return new StdioClientTransport(parameters);
+      },
+    },
+    options,
+  );
 }
 
 export type { ConnectOptions, Connection, EraChoice } from './connection';
