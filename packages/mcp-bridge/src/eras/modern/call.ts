@@ -126,8 +126,7 @@ async function runInputRequiredLoop(
     }
     const inputRequests = parseInputRequests(result.inputRequests, limits.inputRequests);
     if (job.durable) {
-      for (const [key, entry] of Object.entries(inputRequests))
-        assertServable(key, entry, context);
+      for (const [key, entry] of Object.entries(inputRequests)) assertServable(key, entry, context);
       const suspension = createSuspension({
         method,
         params: start.params,
