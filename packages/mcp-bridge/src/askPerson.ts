@@ -21,7 +21,7 @@ import {
 } from '@waitfor/core';
 import {
   parseFormSchema,
-  validateFormAnswer,
+  validateAnswerData,
   type FormLimits,
   type FormSchema,
 } from '@waitfor/core/form';
@@ -191,9 +191,6 @@ export async function askOnce(
   return answer;
 }
 
-/** How a form answer with data is validated: as given, no default filled in behind the person. */
-const asGiven = { defaults: false } as const;
-
 function settle(
   question: CheckedQuestion,
   answer: Answer,
@@ -202,12 +199,7 @@ function settle(
   if (question.params.mode === 'url') return { result: { action: 'accept' } };
   // `accept(request)` without data takes the schema defaults; an accept with data is sent as given:
   // a field the person left empty is not filled behind their back, and a required one is asked again.
-  const data = answer.data;
-  const validation = validateFormAnswer(
-    question.schema,
-    data ?? {},
-    data == null ? undefined : asGiven,
-  );
+  const validation = validateAnswerData(question.schema, answer.data);
   return validation.ok
     ? { result: { action: 'accept', content: validation.value } }
     : { errors: validation.errors };
