@@ -8,10 +8,10 @@
  * 'unsupported_input_request' when the host gave none (then they were not declared either).
  */
 import type { AbortSignalLike, RequestOrigin, WaitFor } from '@waitfor/core';
-import { askPerson, checkQuestion, type AskHooks } from '../../askPerson';
+import { askPerson, checkParsed, type AskHooks } from '../../askPerson';
 import { BridgeError } from '../../bridgeError';
 import type { ElicitationMode } from '../../capabilities';
-import { isRecord, parseElicitationParams } from '../../mapping';
+import { isRecord, parseElicitationParams, type ElicitationParams } from '../../mapping';
 import { controllerBatch } from '@waitfor/runtime';
 import type { RootsHandler, SamplingHandler } from '../../bridgeState';
 import { noWaitFor } from '../../callOptions';
@@ -66,24 +66,28 @@ export function parseInputRequests(value: unknown, limit = Infinity): Record<str
   );
 }
 
-/** Fail clearly on an inputRequest this host cannot serve (before anything is asked). */
+/**
+ * Fail clearly on an inputRequest this host cannot serve (before anything is asked); returns an
+ * elicitation's params, checked.
+ */
 export function assertServable(
   key: string,
   entry: InputRequest,
   context: Pick<RoundContext, 'handlers' | 'modes'>,
-): void {
+): ElicitationParams | undefined {
   if (entry.method === 'elicitation/create') {
-    const mode = parseElicitationParams(entry.params).mode;
-    if (!context.modes.includes(mode)) {
+    const parsed = parseElicitationParams(entry.params);
+    if (!context.modes.includes(parsed.mode)) {
       throw new BridgeError(
         'unsupported_input_request',
-        `inputRequests["${key}"]: ${mode} mode not declared`,
+        `inputRequests["${key}"]: ${parsed.mode} mode not declared`,
       );
     }
-    return;
+    return parsed;
   }
-  if (entry.method === 'sampling/createMessage' && context.handlers.sampling !== undefined) return;
-  if (entry.method === 'roots/list' && context.handlers.roots !== undefined) return;
+  if (entry.method === 'sampling/createMessage' && context.handlers.sampling !== undefined)
+    return undefined;
+  if (entry.method === 'roots/list' && context.handlers.roots !== undefined) return undefined;
   throw new BridgeError(
     'unsupported_input_request',
     `inputRequests["${key}"]: ${entry.method} not served`,
@@ -114,10 +118,8 @@ export async function resolveRound(
   // Every question is checked (and bounded) before anyone is asked: one the server broke refuses
   // the whole round, and nobody answers half of it.
   const questions = entries.map(([key, entry]) => {
-    assertServable(key, entry, context);
-    return entry.method === 'elicitation/create'
-      ? checkQuestion(entry.params, context.limits?.form)
-      : undefined;
+    const params = assertServable(key, entry, context);
+    return params && checkParsed(params, context.limits?.form);
   });
   const answer = (index: number, signal: AbortSignalLike | undefined) => {
     const [key, entry] = entries[index]!;
