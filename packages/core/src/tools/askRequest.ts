@@ -1,5 +1,5 @@
 import { answerCause, cancel } from '../answers';
-import { validateFormAnswer } from '../form/validateFormAnswer';
+import { validateAnswerData } from '../form/validateFormAnswer';
 import { createRequestId } from '../requestId';
 import type { AbortSignalLike, Answer, Request, WaitFor } from '../types';
 import { WaitforError } from '../waitforError';
@@ -40,18 +40,17 @@ export async function askRequest(
   request: Request,
   options: AskRequestOptions,
 ): Promise<Answer> {
-  const form = isForm(request);
-  const validate =
-    options.validate ??
-    (form
-      ? (data: Record<string, unknown>) => validateFormAnswer(request.data!.schema, data)
-      : undefined);
+  // A form's own check takes the data as the person gave it (validateAnswerData: no data means the
+  // defaults); a `validate` of the caller's gets an object either way.
+  const { validate } = options;
+  const schema = isForm(request) ? request.data!.schema : undefined;
   let asked = request;
   for (let attempt = 1; ; attempt += 1) {
     const answer = await bound(asked, { signal: options.signal });
-    if (!answer.ok || validate === undefined) return underId(answer, request.id);
+    if (!answer.ok || (validate === undefined && schema === undefined))
+      return underId(answer, request.id);
     const data = answer.data ?? {};
-    const checked = validate(data);
+    const checked = validate ? validate(data) : validateAnswerData(schema, answer.data);
     if (checked.ok) return { id: request.id, ok: true, data: checked.value };
     if (attempt >= options.maxAttempts) {
       const cause = new WaitforError(

@@ -148,6 +148,36 @@ describe('durable tool runs', () => {
       expect(tool).not.toHaveBeenCalled();
     });
 
+    it('a form answer is taken as given: a required field left out is invalid_answer, though it has a default', async () => {
+      const withDefault: Tool<null, unknown> = (_args, { answers, state }) =>
+        state === undefined
+          ? pending(
+              {
+                details: {
+                  id: 'details-1',
+                  kind: 'input',
+                  prompt: 'Seats',
+                  data: {
+                    schema: {
+                      type: 'object',
+                      properties: { seats: { type: 'integer', default: 2 } },
+                      required: ['seats'],
+                    },
+                  },
+                },
+              },
+              'asked',
+            )
+          : answers['details'];
+      const suspension = suspensionOf(await runToolDurable(withDefault, null));
+      const error = await errorOf(resumeTool(withDefault, suspension, [accept('details-1', {})]));
+      expect([error.code, error.path]).toEqual(['invalid_answer', 'details']);
+      expect(error.cause).toEqual({ seats: 'Required.' });
+      await expect(
+        resumeTool(withDefault, suspension, [accept('details-1')]),
+      ).resolves.toMatchObject({ status: 'complete', result: { data: { seats: 2 } } });
+    });
+
     it('a declined form reaches the tool unchecked', async () => {
       const suspension = suspensionOf(await runToolDurable(bookTable, { restaurant: 'L' }));
       await expect(resumeTool(bookTable, suspension, [decline('details-1')])).resolves.toEqual({

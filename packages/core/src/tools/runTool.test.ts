@@ -287,6 +287,58 @@ describe('runTool', () => {
       expect(context.answers['form']).toEqual({ id: 'form', ok: false, reason: 'cancelled' });
     });
 
+    describe('an answer is taken as the person gave it', () => {
+      const withDefault = question('form', {
+        kind: 'input',
+        prompt: 'Seats',
+        data: {
+          schema: {
+            type: 'object',
+            properties: {
+              name: { type: 'string' },
+              seats: { type: 'integer', default: 2 },
+              note: { type: 'string', default: 'none' },
+            },
+            required: ['name', 'seats'],
+          },
+        },
+      });
+
+      it('a required field left out is asked again, though it has a default; an optional one stays out', async () => {
+        const { asked, waitFor } = scripted((request, index) =>
+          index === 0
+            ? accept(request, { name: 'Ada' })
+            : accept(request, { name: 'Ada', seats: 4 }),
+        );
+        const context = await runTool(askOnce({ form: withDefault }), undefined, { waitFor });
+        expect(asked).toHaveLength(2);
+        expect(asked[1]!.data?.errors).toEqual({ seats: 'Required.' });
+        // The person cleared `note`: its default is not filled in behind their back.
+        expect(context.answers['form']).toEqual({
+          id: 'form',
+          ok: true,
+          data: { name: 'Ada', seats: 4 },
+        });
+      });
+
+      it('an accept without data takes the defaults', async () => {
+        const { waitFor } = scripted((request) => accept(request));
+        const schemaOnly = question('form', {
+          kind: 'input',
+          prompt: 'Seats',
+          data: {
+            schema: {
+              type: 'object',
+              properties: { seats: { type: 'integer', default: 2 } },
+              required: ['seats'],
+            },
+          },
+        });
+        const context = await runTool(askOnce({ form: schemaOnly }), undefined, { waitFor });
+        expect(context.answers['form']).toEqual({ id: 'form', ok: true, data: { seats: 2 } });
+      });
+    });
+
     it('never checks a declined form', async () => {
       const { asked, waitFor } = scripted((request) => decline(request));
       const context = await runTool(askOnce({ form }), undefined, { waitFor });

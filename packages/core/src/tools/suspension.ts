@@ -7,7 +7,7 @@
  * one each, and an invalid form answer is refused before the tool runs.
  */
 import { isRecord } from '../check';
-import { validateFormAnswer } from '../form/validateFormAnswer';
+import { validateAnswerData } from '../form/validateFormAnswer';
 import { parseAnswer } from '../parseAnswer';
 import type { Answer, Request } from '../types';
 import { WaitforError } from '../waitforError';
@@ -143,7 +143,7 @@ export function answersFor(
     const answer = byId.get(id)!;
     byKey[key] = answer;
     if (!answer.ok || !isForm(request)) continue;
-    const checked = validateFormAnswer(request.data!.schema, answer.data ?? {});
+    const checked = validateAnswerData(request.data!.schema, answer.data);
     if (!checked.ok) {
       throw new WaitforError('invalid_answer', `Invalid answer to ${id}`, {
         path: key,
