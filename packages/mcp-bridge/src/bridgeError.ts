@@ -104,7 +104,7 @@ export function toBridgeError(error: unknown, signal?: AbortSignalLike): BridgeE
     const text = String(message).replace(name === 'McpError' ? /^MCP error -?\d+: / : '', '');
     return new BridgeError('server_error', `Server error ${code}: ${text}`, {
       cause: error,
-      rpc: data === undefined ? { code, message: text } : { code, message: text, data },
+      rpc: { code, message: text, ...(data !== undefined && { data }) },
     });
   }
   return code === 'UNSUPPORTED_RESULT_TYPE'
