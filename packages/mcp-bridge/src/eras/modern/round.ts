@@ -49,19 +49,14 @@ export function parseInputRequests(value: unknown, limit = Infinity): Record<str
   // fromEntries: a key such as "__proto__" stays an own key, as the server sent it.
   return Object.fromEntries(
     entries.map(([key, entry]) => {
-      if (
-        !isRecord(entry) ||
-        typeof entry['method'] !== 'string' ||
-        (entry['params'] !== undefined && !isRecord(entry['params']))
-      ) {
+      const { method, params } = isRecord(entry) ? entry : {};
+      if (typeof method !== 'string' || (params !== undefined && !isRecord(params)))
         throw new BridgeError(
           'invalid_params',
           `inputRequests["${key}"] must be {method, params?}`,
         );
-      }
-      const parsed: InputRequest = { method: entry['method'] };
-      if (entry['params'] !== undefined) parsed.params = entry['params'];
-      return [key, parsed];
+      // Only the two known keys are kept.
+      return [key, { method, ...(params !== undefined && { params }) }];
     }),
   );
 }
