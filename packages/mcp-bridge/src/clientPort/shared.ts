@@ -2,6 +2,7 @@
  * What both SDK generations share: reading a client structurally, the SDK options both read the
  * same way, and the notification fan-out (both deliver unknown methods to the fallback handler).
  */
+import { isRecord } from '@waitfor/runtime';
 import { BridgeError } from '../bridgeError';
 import type { ClientPort, PortCallOptions } from '../clientPort';
 
@@ -21,8 +22,7 @@ export function invoke(client: Loose, name: string, ...args: unknown[]): unknown
 }
 
 /** `value` as a record, `{}` when it is none. */
-export const asRecord = (value: unknown): Record<string, unknown> =>
-  typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+export const asRecord = (value: unknown): Record<string, unknown> => (isRecord(value) ? value : {});
 
 /**
  * The SDK request options (both generations read an undefined option as unset), named one by one:
