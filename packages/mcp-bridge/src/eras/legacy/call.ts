@@ -15,7 +15,7 @@ import { linkedController, MAX_TIMER_DELAY, schedule } from '@waitfor/runtime';
  * Run a legacy call: the SDK's own call, the attached handler answering its pushes, with a deadline
  * that pauses while a question is open.
  */
-export async function call(job: CallJob): Promise<unknown> {
+export async function legacyCall(job: CallJob): Promise<unknown> {
   const { method, params } = job.info;
   const { signal } = job.options;
   // Time budget in ms, not counting time while a question is open (default 60 000, like the SDKs).

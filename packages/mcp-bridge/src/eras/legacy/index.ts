@@ -1,6 +1,6 @@
 /** The legacy era (protocol 2025-11-25 and before): pushed questions during one SDK call. */
 import type { CallOutcome, Era } from '../era';
-import { beginCall, call } from './call';
+import { beginCall, legacyCall } from './call';
 import { question } from './handler';
 import { checkCall } from './options';
 
@@ -10,7 +10,7 @@ export const legacyEra: Era = {
   question,
   checkCall,
   beginCall,
-  call,
+  call: legacyCall,
   // The SDK's call returns the result itself: a legacy call never suspends.
   outcome: (value): CallOutcome => ({
     status: 'complete',
