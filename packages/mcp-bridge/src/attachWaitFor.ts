@@ -255,6 +255,8 @@ export function attachWaitFor(client: object, options: AttachOptions): Bridge {
 
   let detached = false;
   const target = (): CallTarget => ({ port, bridge: detached ? undefined : state });
+  // The port hands the SDK only the request options it names one by one (of ListOptions: signal
+  // and timeout); the cursor goes in the params.
   const list =
     (method: ListMethod) =>
     (listOptions: ListOptions = {}) =>
@@ -262,10 +264,7 @@ export function attachWaitFor(client: object, options: AttachOptions): Bridge {
         port.list(
           method,
           listOptions.cursor === undefined ? undefined : { cursor: listOptions.cursor },
-          {
-            signal: listOptions.signal,
-            timeout: listOptions.timeout,
-          },
+          listOptions,
         ) as Promise<Record<string, unknown>>
       ).catch((error: unknown): never => {
         throw toBridgeError(error, listOptions.signal);
