@@ -63,8 +63,8 @@ const MAX_LENGTH = 256;
 export const bounded = (value: unknown): string | undefined =>
   typeof value === 'string' ? value.slice(0, MAX_LENGTH) : undefined;
 
-// The main entry compiles without DOM and Node types: the part of URL used here.
-type ParsedUrl = new (value: string) => { protocol: string; host: string; pathname: string };
+// The main entry compiles without DOM and Node types: the part of the global URL used here.
+declare const URL: new (value: string) => { protocol: string; host: string; pathname: string };
 
 /** Scheme, host and path of a URL; undefined when it does not parse. Never the query or fragment. */
 export function withoutQuery(value: unknown): string | undefined {
@@ -72,7 +72,7 @@ export function withoutQuery(value: unknown): string | undefined {
   // A bound before parsing: a server's megabyte URL costs nothing to refuse.
   if (value.length > 8 * 1024) return undefined;
   try {
-    const url = new (globalThis as unknown as { URL: ParsedUrl }).URL(value);
+    const url = new URL(value);
     // Opaque URIs (mailto:, urn:) have no host: the path is the whole rest, cut at ? and #.
     return bounded(
       url.host === ''

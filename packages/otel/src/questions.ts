@@ -85,6 +85,9 @@ function attribute(
   return found;
 }
 
+/** The global timer (this package is typed without DOM or Node globals), read when it is called. */
+declare function setTimeout(run: () => void, delay: number): unknown;
+
 /** Create the tracker of one telemetry instance over its set of live calls. */
 export function createQuestionTracker(calls: ReadonlySet<LiveCall>): QuestionTracker {
   const open = new Map<string, OpenQuestion>();
@@ -135,7 +138,8 @@ export function createQuestionTracker(calls: ReadonlySet<LiveCall>): QuestionTra
     },
 
     settle(request, answer) {
-      const question = open.get(request?.id);
+      // Nothing open (always so without an SDK): no id to hash.
+      const question = open.size === 0 ? undefined : open.get(request?.id);
       if (question === undefined) return;
       open.delete(request.id);
       const at = Date.now();
@@ -149,13 +153,10 @@ export function createQuestionTracker(calls: ReadonlySet<LiveCall>): QuestionTra
       const verdict: Verdict = { invalid: false };
       verdicts.set(question.key, verdict);
       // Read when used, so a host's (or a test's) replaced timers apply.
-      (globalThis as unknown as { setTimeout(run: () => void, delay: number): unknown }).setTimeout(
-        () => {
-          if (verdicts.get(question.key) === verdict) verdicts.delete(question.key);
-          finish(question, verdict.invalid ? 'invalid' : 'accepted', at);
-        },
-        0,
-      );
+      setTimeout(() => {
+        if (verdicts.get(question.key) === verdict) verdicts.delete(question.key);
+        finish(question, verdict.invalid ? 'invalid' : 'accepted', at);
+      }, 0);
     },
   };
 }
