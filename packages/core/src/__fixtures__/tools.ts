@@ -14,6 +14,13 @@ export const seatsSchema = {
   required: ['name', 'seats'],
 } as const;
 
+/** A form whose one required field has a default: what an answer taken as given must not fill in. */
+export const defaultSeatsSchema = {
+  type: 'object',
+  properties: { seats: { type: 'integer', default: 2 } },
+  required: ['seats'],
+} as const;
+
 /** A booking: asks for the details, then (second round) for approval of the total, then books. */
 export const bookTable: Tool<{ restaurant: string }, string> = (args, { answers, state }) => {
   if (state === undefined) {

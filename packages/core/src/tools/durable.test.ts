@@ -15,7 +15,7 @@ import {
   type ToolSuspension,
 } from '@waitfor/core/tools';
 import { describe, expect, it, vi } from 'vitest';
-import { bookTable, seatsSchema } from '../__fixtures__/tools';
+import { bookTable, defaultSeatsSchema, seatsSchema } from '../__fixtures__/tools';
 
 const tsx = fileURLToPath(new URL('../../../../node_modules/.bin/tsx', import.meta.url));
 const child = fileURLToPath(new URL('../__fixtures__/resumeToolChild.ts', import.meta.url));
@@ -157,13 +157,7 @@ describe('durable tool runs', () => {
                   id: 'details-1',
                   kind: 'input',
                   prompt: 'Seats',
-                  data: {
-                    schema: {
-                      type: 'object',
-                      properties: { seats: { type: 'integer', default: 2 } },
-                      required: ['seats'],
-                    },
-                  },
+                  data: { schema: defaultSeatsSchema },
                 },
               },
               'asked',

@@ -13,7 +13,7 @@ import {
 } from '@waitfor/core';
 import { pending, runTool, type Tool, type ToolContext } from '@waitfor/core/tools';
 import { describe, expect, it, vi } from 'vitest';
-import { bookTable, seatsSchema } from '../__fixtures__/tools';
+import { bookTable, defaultSeatsSchema, seatsSchema } from '../__fixtures__/tools';
 
 /** A waitFor that answers every Request with `answer` and records what it was asked. */
 function scripted(answer: (request: Request, index: number) => Answer | Promise<Answer>) {
@@ -326,13 +326,7 @@ describe('runTool', () => {
         const schemaOnly = question('form', {
           kind: 'input',
           prompt: 'Seats',
-          data: {
-            schema: {
-              type: 'object',
-              properties: { seats: { type: 'integer', default: 2 } },
-              required: ['seats'],
-            },
-          },
+          data: { schema: defaultSeatsSchema },
         });
         const context = await runTool(askOnce({ form: schemaOnly }), undefined, { waitFor });
         expect(context.answers['form']).toEqual({ id: 'form', ok: true, data: { seats: 2 } });
