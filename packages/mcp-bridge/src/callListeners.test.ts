@@ -1,12 +1,13 @@
 /**
  * Many bridge calls in flight on one client must not pile listeners onto one attachment-wide signal
  * (Node prints MaxListenersExceededWarning past 10), yet detaching must still end every one of them.
- * Real dual-era server over stdio (one pipe: the test is about the client, not about sockets), real clients of both SDK generations, both eras; any process
- * warning fails the test.
+ * Real dual-era server over stdio (one pipe: the test is about the client, not about sockets), real
+ * clients of both SDK generations, both eras, through `attachWaitFor` and through `connect`; any
+ * process warning fails the test.
  */
 import { accept, createInbox } from '@waitfor/core';
 import { describe, expect, it } from 'vitest';
-import { openClient, textOf, type ClientKind } from './__fixtures__/clients';
+import { bridgePaths, openClient, textOf } from './__fixtures__/clients';
 import { BridgeError, callTool } from './index';
 import { recordProcessWarnings } from './__fixtures__/processWarnings';
 
@@ -24,14 +25,10 @@ const warningsSoFar = recordProcessWarnings();
 const processWarnings = async () =>
   (await warningsSoFar()).map((warning) => `${warning.name}: ${warning.message}`);
 
-describe.each<[ClientKind, 'legacy' | 'modern']>([
-  ['v2-modern', 'modern'],
-  ['v2-legacy', 'legacy'],
-  ['v1', 'legacy'],
-])('%s client (%s era)', (kind, era) => {
+describe.each(bridgePaths)('%s, %s client (%s era)', (path, kind, era) => {
   it(`holds ${CALLS} concurrent calls without a process warning`, async () => {
     const inbox = createInbox();
-    const { client, close } = await openClient(kind, 'stdio', {}, { waitFor: inbox.waitFor });
+    const { client, close } = await openClient(kind, 'stdio', {}, { waitFor: inbox.waitFor }, path);
     try {
       // Every call stays in flight on its open question until all of them are open. The calls go
       // out, and are answered, a few at a time: the SDKs' stdio transports add a 'drain' listener
@@ -68,6 +65,7 @@ describe.each<[ClientKind, 'legacy' | 'modern']>([
       'stdio',
       {},
       { waitFor: inbox.waitFor },
+      path,
     );
     try {
       const calls = Array.from({ length: WAITING }, () =>

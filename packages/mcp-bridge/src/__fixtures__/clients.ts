@@ -24,6 +24,7 @@ import {
   type AttachOptions,
   type Attachment,
 } from '../index';
+import { connect } from '../node';
 import {
   startDualEraHttpServer,
   type DualEraHttpServer,
@@ -44,6 +45,22 @@ export type ClientKind = 'v2-modern' | 'v2-legacy' | 'v1';
 /** Which transport. */
 export type TransportKind = 'http' | 'stdio';
 
+/**
+ * How the bridge is attached: by the host (`attachWaitFor` on a client it made) or by the facade
+ * (`connect`, a v2 client only). Tests of concurrency, bounds and warnings run through both, so
+ * the facade can never be the weaker path.
+ */
+export type BridgePath = 'attachWaitFor' | 'connect';
+
+/** Every client kind through every path that can drive it: [path, kind, era] for describe.each. */
+export const bridgePaths: ReadonlyArray<[BridgePath, ClientKind, 'legacy' | 'modern']> = [
+  ['attachWaitFor', 'v2-modern', 'modern'],
+  ['attachWaitFor', 'v2-legacy', 'legacy'],
+  ['attachWaitFor', 'v1', 'legacy'],
+  ['connect', 'v2-modern', 'modern'],
+  ['connect', 'v2-legacy', 'legacy'],
+];
+
 /** An opened, attached client. */
 export interface OpenClient {
   client: V2Client | V1Client;
@@ -51,16 +68,33 @@ export interface OpenClient {
   close(): Promise<void>;
 }
 
-/** Open a client of `kind` over `transport` with the bridge attached before connecting. */
+/**
+ * Open a client of `kind` over `transport` with the bridge attached before connecting, by `path`
+ * (default `attachWaitFor`; `connect` takes a v2 kind and pins its era).
+ */
 export async function openClient(
   kind: ClientKind,
   transport: TransportKind,
   target: { url?: string; command?: string; args?: string[] },
   options: AttachOptions,
+  path: BridgePath = 'attachWaitFor',
 ): Promise<OpenClient> {
   const info = { name: 'waitfor-test', version: '1.0.0' };
   const command = target.command ?? tsxBinary;
   const args = target.args ?? [stdioFixture];
+  if (path === 'connect') {
+    if (kind === 'v1' || options.waitFor === undefined)
+      throw new Error('connect drives a v2 client with a waitFor');
+    const connection = await connect(
+      transport === 'http' ? { url: target.url as string } : { command, args },
+      { ...options, waitFor: options.waitFor, era: kind === 'v2-modern' ? 'modern' : 'legacy' },
+    );
+    return {
+      client: connection.client as V2Client,
+      attachment: connection.attachment,
+      close: () => connection.close(),
+    };
+  }
   if (kind === 'v1') {
     const client = new V1Client(info, { capabilities: elicitationCapabilities(options) as never });
     const attachment = attachWaitFor(client, { ...options, v1Schemas: v1Types });

@@ -20,9 +20,10 @@
  * - Oversize questions, scaled by the `size` argument (built only when called):
  *   `huge_default` (a string field whose default is `size` characters), `many_choices` (a
  *   multi-select of `size` choices, every one in its default), `many_fields` (`size` properties,
- *   all required, each with a default); modern only: `huge_state` (a `size`-character
- *   requestState) and `many_questions` (`size` inputRequests in one round). Answered, they report
- *   what came back ("accepted N keys" / "state-ok").
+ *   all required, each with a default), `many_questions` (`size` inputRequests in one round; in
+ *   the legacy era `size` concurrent pushes in one call); modern only: `huge_state` (a
+ *   `size`-character requestState). Answered, they report what came back ("accepted N keys" /
+ *   "state-ok" / "answered N").
  */
 import { randomBytes } from 'node:crypto';
 import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
@@ -247,6 +248,18 @@ export function createHostileServer(
     { description: 'Too many inputRequests', ...sized },
     async ({ size }, ctx) => {
       const entry = called('many_questions', ctx);
+      // Legacy era: `size` pushes at once inside the one call, answered in any order.
+      if (era === 'legacy') {
+        const asked = Array.from({ length: size }, (_, index) =>
+          ctx.mcpReq.elicitInput({
+            mode: 'form',
+            message: `Question ${index}?`,
+            requestedSchema: confirmSchema,
+          }),
+        );
+        const answers = await Promise.all(asked);
+        return text(`answered ${answers.filter((answer) => answer.action === 'accept').length}`);
+      }
       if (entry.inputResponses !== undefined)
         return text(`answered ${Object.keys(entry.inputResponses).length}`);
       return inputRequired({
