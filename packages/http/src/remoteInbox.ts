@@ -9,9 +9,9 @@ import { answerPath, changeEvent, eventsPath, snapshotEvent } from './wire';
 /** The state of the remote inbox's event stream (the same words as @waitfor/react's ConnectionStatus). */
 export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'closed';
 
-/** Options of createRemoteInbox. */
-export interface RemoteInboxOptions {
-  /** The handler's base URL, e.g. `https://app.example/api/inbox` or `/api/inbox`. */
+/** Options of followEventStream: where the stream is and how it reconnects. */
+export interface EventStreamOptions {
+  /** The stream's URL, e.g. `/api/events`. */
   url: string;
   /** The fetch to use (default globalThis.fetch). */
   fetch?: typeof fetch;
@@ -30,6 +30,24 @@ export interface RemoteInboxOptions {
   idleMs?: number;
   /** The largest event read, in characters (default 32 Mi); a larger one ends the stream. */
   maxEventChars?: number;
+}
+
+/** Options of createRemoteInbox. */
+export interface RemoteInboxOptions extends Omit<EventStreamOptions, 'url'> {
+  /** The handler's base URL, e.g. `https://app.example/api/inbox` or `/api/inbox`. */
+  url: string;
+}
+
+/** A followed Server-Sent Events stream: its state, and how to stop it. */
+export interface EventStream {
+  /** The stream's state; it reconnects by itself after an error or a closed connection. */
+  getConnectionState(): ConnectionState;
+  /** Calls `listener` after every change of the connection state; returns the unsubscribe function. */
+  subscribeConnection(listener: () => void): () => void;
+  /** Why the stream last failed (e.g. `unauthorized`), until it connects again. */
+  getConnectionError(): HttpInboxError | undefined;
+  /** Stops the stream for good (state `closed`). */
+  close(): void;
 }
 
 /** A server's inbox seen from a browser: core's `Inbox`, plus the stream's state and answer errors. */
@@ -77,6 +95,113 @@ const codeOf: Record<number, HttpInboxErrorCode> = {
 };
 
 /**
+ * Follows a Server-Sent Events stream (fetch, so it can send headers): `onEvent` gets each event's
+ * type and parsed JSON data; after an error, a silent stream or the server's end it reconnects with
+ * jittered exponential backoff, resuming with `Last-Event-ID`. The remote inbox's stream, and any
+ * other a page follows the same way.
+ */
+export function followEventStream(
+  options: EventStreamOptions,
+  onEvent: (event: string, data: unknown) => void,
+): EventStream {
+  const fetchOf = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const headersOf = (): Record<string, string> =>
+    typeof options.headers === 'function' ? options.headers() : { ...options.headers };
+  const retryMs = options.retryMs ?? 500;
+  const maxRetryMs = options.maxRetryMs ?? 30_000;
+  const idleMs = options.idleMs ?? 45_000;
+  const maxEventChars = options.maxEventChars ?? 32 * 1024 * 1024;
+  const connection = createListeners();
+  let state: ConnectionState = 'connecting';
+  let connectionError: HttpInboxError | undefined;
+  let lastEventId: string | undefined;
+  const stop = new AbortController();
+
+  const setState = (next: ConnectionState, error?: HttpInboxError): void => {
+    connectionError = error;
+    if (next === state) return;
+    state = next;
+    connection.emit();
+  };
+
+  /** One connection, until it ends; true when it delivered an event (the backoff starts again). */
+  const attempt = async (): Promise<boolean> => {
+    // One attempt's own signal: closing the stream, or a silent stream, ends it.
+    const attempt = new AbortController();
+    const abort = (): void => attempt.abort();
+    stop.signal.addEventListener('abort', abort);
+    let stopIdle = (): void => {};
+    const alive = (): void => {
+      stopIdle();
+      stopIdle = schedule(idleMs, abort);
+    };
+    let delivered = false;
+    try {
+      alive();
+      const response = await fetchOf(options.url, {
+        headers: {
+          ...headersOf(),
+          accept: 'text/event-stream',
+          ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
+        },
+        credentials: options.credentials ?? 'same-origin',
+        cache: 'no-store',
+        signal: attempt.signal,
+      });
+      if (!response.ok || !response.body) throw await errorOf(response);
+      // A resume is connected at once (its catch-up may be empty); a first connection once its first
+      // event is applied, so whoever reads the state "connected" reads what the stream delivered.
+      if (lastEventId !== undefined) setState('connected');
+      for await (const event of readEvents(response.body, maxEventChars, alive)) {
+        delivered = true;
+        if (event.id !== undefined) lastEventId = event.id;
+        onEvent(event.event, JSON.parse(event.data));
+        setState('connected');
+      }
+      // The server ended the stream (a restart, closeStreams): reconnect soon, resuming.
+      if (!stop.signal.aborted) setState('reconnecting');
+    } catch (error) {
+      if (!stop.signal.aborted) setState('reconnecting', asError(error));
+    } finally {
+      stopIdle();
+      stop.signal.removeEventListener('abort', abort);
+    }
+    return delivered;
+  };
+
+  const run = async (): Promise<void> => {
+    // Only a stream that delivered something resets the backoff: one that ends at once does not.
+    for (let failures = 1; !stop.signal.aborted;) {
+      failures = (await attempt()) ? 1 : failures + 1;
+      if (stop.signal.aborted) break;
+      // Backoff with jitter, so a restarted server is not hit by every page in the same instant.
+      const delay = Math.min(maxRetryMs, retryMs * 2 ** (failures - 2)) * (0.5 + Math.random() / 2);
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          cancel();
+          stop.signal.removeEventListener('abort', done);
+          resolve();
+        };
+        const cancel = schedule(delay, done);
+        stop.signal.addEventListener('abort', done);
+      });
+    }
+    setState('closed');
+  };
+  void run();
+
+  return {
+    getConnectionState: () => state,
+    subscribeConnection: connection.add,
+    getConnectionError: () => connectionError,
+    close() {
+      stop.abort();
+      setState('closed');
+    },
+  };
+}
+
+/**
  * Creates the browser side of createInboxHandler: the open questions follow the server's event
  * stream, so @waitfor/react's hooks and views work on it unchanged.
  */
@@ -86,31 +211,16 @@ export function createRemoteInbox(options: RemoteInboxOptions): RemoteInbox {
   const headersOf = (): Record<string, string> =>
     typeof options.headers === 'function' ? options.headers() : { ...options.headers };
   const credentials = options.credentials ?? 'same-origin';
-  const retryMs = options.retryMs ?? 500;
-  const maxRetryMs = options.maxRetryMs ?? 30_000;
-  const idleMs = options.idleMs ?? 45_000;
-  const maxEventChars = options.maxEventChars ?? 32 * 1024 * 1024;
   const changes = createListeners();
-  const connection = createListeners();
   // What the server says is open, and the ids being sent (hidden from the snapshot meanwhile).
   let open = new Map<string, WaitforRequest>();
   const sending = new Set<string>();
   const answerErrors = new Map<string, HttpInboxError>();
   let snapshot: readonly WaitforRequest[] | undefined;
-  let state: ConnectionState = 'connecting';
-  let connectionError: HttpInboxError | undefined;
-  let lastEventId: string | undefined;
-  const stop = new AbortController();
 
   const changed = (): void => {
     snapshot = undefined;
     changes.emit();
-  };
-  const setState = (next: ConnectionState, error?: HttpInboxError): void => {
-    connectionError = error;
-    if (next === state) return;
-    state = next;
-    connection.emit();
   };
 
   const apply = (event: string, data: unknown): void => {
@@ -124,65 +234,6 @@ export function createRemoteInbox(options: RemoteInboxOptions): RemoteInbox {
       for (const request of listOf(record?.added)) open.set(request.id, request);
     } else return;
     changed();
-  };
-
-  const connect = async (): Promise<void> => {
-    for (let failures = 0; !stop.signal.aborted;) {
-      // One attempt's own signal: closing the inbox, or a silent stream, ends it.
-      const attempt = new AbortController();
-      const abort = (): void => attempt.abort();
-      stop.signal.addEventListener('abort', abort);
-      let stopIdle = (): void => {};
-      const alive = (): void => {
-        stopIdle();
-        stopIdle = schedule(idleMs, abort);
-      };
-      try {
-        alive();
-        const response = await fetchOf(`${base}${eventsPath}`, {
-          headers: {
-            ...headersOf(),
-            accept: 'text/event-stream',
-            ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
-          },
-          credentials,
-          cache: 'no-store',
-          signal: attempt.signal,
-        });
-        if (!response.ok || !response.body) throw await errorOf(response);
-        setState('connected');
-        // Only a stream that delivered something resets the backoff: one that ends at once does not.
-        failures++;
-        for await (const event of readEvents(response.body, maxEventChars, alive)) {
-          failures = 0;
-          if (event.id !== undefined) lastEventId = event.id;
-          apply(event.event, JSON.parse(event.data));
-        }
-        // The server ended the stream (a restart, closeStreams): reconnect soon, resuming.
-        if (stop.signal.aborted) break;
-        setState('reconnecting');
-      } catch (error) {
-        if (stop.signal.aborted) break;
-        failures++;
-        setState('reconnecting', asError(error));
-      } finally {
-        stopIdle();
-        stop.signal.removeEventListener('abort', abort);
-      }
-      // Backoff with jitter, so a restarted server is not hit by every page in the same instant.
-      const delay = Math.min(maxRetryMs, retryMs * 2 ** (failures - 1)) * (0.5 + Math.random() / 2);
-      if (stop.signal.aborted) break;
-      await new Promise<void>((resolve) => {
-        const done = (): void => {
-          cancel();
-          stop.signal.removeEventListener('abort', done);
-          resolve();
-        };
-        const cancel = schedule(delay, done);
-        stop.signal.addEventListener('abort', done);
-      });
-    }
-    setState('closed');
   };
 
   const submit = async (value: Answer): Promise<boolean> => {
@@ -224,7 +275,7 @@ export function createRemoteInbox(options: RemoteInboxOptions): RemoteInbox {
     return true;
   };
 
-  void connect();
+  const stream = followEventStream({ ...options, url: `${base}${eventsPath}` }, apply);
 
   return {
     waitFor: () =>
@@ -242,13 +293,7 @@ export function createRemoteInbox(options: RemoteInboxOptions): RemoteInbox {
     },
     get: (id) => (sending.has(id) ? undefined : open.get(id)),
     getAnswerError: (id) => answerErrors.get(id),
-    getConnectionState: () => state,
-    subscribeConnection: connection.add,
-    getConnectionError: () => connectionError,
-    close() {
-      stop.abort();
-      setState('closed');
-    },
+    ...stream,
   };
 }
 
