@@ -1,6 +1,7 @@
 /**
  * Oversize questions from a hostile server (src/__fixtures__/hostileServer.ts, over HTTP) are
- * refused before anyone is asked, in both eras — each run by a real client in a CHILD process
+ * refused before anyone is asked, in both eras, through `connect` and through `attachWaitFor` —
+ * each run by a real client in a CHILD process
  * (src/__fixtures__/limitsChild.ts), so a crash (heap out of memory) or a blocked event loop fails
  * the test, not only a thrown error. The child prints what it saw and exits 0; the parent checks
  * the exit, the error, that nobody was asked, and on the server side that nothing more was sent.
@@ -11,8 +12,8 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { tsxBinary } from './__fixtures__/clients';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { tsxBinary, type BridgePath } from './__fixtures__/clients';
 import { startHostileHttpServer, type HostileHttpServer } from './__fixtures__/hostileHttp';
 import type { BridgeLimits } from './index';
 
@@ -33,6 +34,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
 });
+// Each test counts what the server saw of its own run only.
+beforeEach(() => {
+  server.log.entries.length = 0;
+});
 
 /** Run one question in a child process; resolves once it exits, whatever it printed. */
 function runChild(job: {
@@ -41,6 +46,7 @@ function runChild(job: {
   size: number;
   limits?: Partial<BridgeLimits>;
   answer?: 'defaults' | 'every-field';
+  path: BridgePath;
 }): Promise<{
   exitCode: number | null;
   signal: string | null;
@@ -99,11 +105,16 @@ const oversizeForms: Array<[string, number, RegExp]> = [
   ['long_elicitation_id', 257, /elicitationId/],
 ];
 
-describe.each(['modern', 'legacy'] as const)('oversize forms, %s era, default limits', (era) => {
+const paths: BridgePath[] = ['connect', 'attachWaitFor'];
+const eraPaths = (['modern', 'legacy'] as const).flatMap((era) =>
+  paths.map((path) => [era, path] as const),
+);
+
+describe.each(eraPaths)('oversize forms, %s era, default limits, %s', (era, path) => {
   it.each(oversizeForms)(
     '%s (size %d) is refused before anyone is asked',
     async (tool, size, message) => {
-      const run = await runChild({ era, tool, size });
+      const run = await runChild({ era, tool, size, path });
       expect({ exitCode: run.exitCode, signal: run.signal }, run.stderr).toEqual({
         exitCode: 0,
         signal: null,
@@ -123,14 +134,14 @@ describe.each(['modern', 'legacy'] as const)('oversize forms, %s era, default li
   );
 });
 
-describe('modern era, default limits: the round itself', () => {
+describe.each(paths)('modern era, default limits, %s: the round itself', (path) => {
   it.each([
     ['huge_state', 5_000_000, /requestState is past the limit/],
     ['many_questions', 1_000, /inputRequests is past the limit/],
   ] as const)(
     '%s (size %d) is refused before anyone is asked, and no retry is sent',
     async (tool, size, message) => {
-      const run = await runChild({ era: 'modern', tool, size });
+      const run = await runChild({ era: 'modern', tool, size, path });
       expect({ exitCode: run.exitCode, signal: run.signal }, run.stderr).toEqual({
         exitCode: 0,
         signal: null,
@@ -143,36 +154,41 @@ describe('modern era, default limits: the round itself', () => {
   );
 });
 
-describe('modern era, limits raised by the host: linear checks, no blocked loop', () => {
-  // JSON carries no Infinity: "no bound" is the largest safe integer.
-  const none = Number.MAX_SAFE_INTEGER;
-  const unbounded = { schemaSize: none, stringLength: none };
-  it('a multi-select of 200,000 choices, all in its default, is asked and answered', async () => {
-    const run = await runChild({
-      era: 'modern',
-      tool: 'many_choices',
-      size: 200_000,
-      limits: { form: { ...unbounded, choices: none } },
-    });
-    expect({ exitCode: run.exitCode, signal: run.signal }, run.stderr).toEqual({
-      exitCode: 0,
-      signal: null,
-    });
-    expect(run.report).toEqual({ asked: 1, text: 'accepted 1 keys' });
-  }, 60_000);
+describe.each(paths)(
+  'modern era, limits raised by the host, %s: linear checks, no blocked loop',
+  (path) => {
+    // JSON carries no Infinity: "no bound" is the largest safe integer.
+    const none = Number.MAX_SAFE_INTEGER;
+    const unbounded = { schemaSize: none, stringLength: none };
+    it('a multi-select of 200,000 choices, all in its default, is asked and answered', async () => {
+      const run = await runChild({
+        era: 'modern',
+        tool: 'many_choices',
+        size: 200_000,
+        limits: { form: { ...unbounded, choices: none } },
+        path,
+      });
+      expect({ exitCode: run.exitCode, signal: run.signal }, run.stderr).toEqual({
+        exitCode: 0,
+        signal: null,
+      });
+      expect(run.report).toEqual({ asked: 1, text: 'accepted 1 keys' });
+    }, 60_000);
 
-  it('a form of 200,000 required fields, every one answered, is asked and sent', async () => {
-    const run = await runChild({
-      era: 'modern',
-      tool: 'many_fields',
-      size: 200_000,
-      limits: { form: { ...unbounded, fields: none } },
-      answer: 'every-field',
-    });
-    expect({ exitCode: run.exitCode, signal: run.signal }, run.stderr).toEqual({
-      exitCode: 0,
-      signal: null,
-    });
-    expect(run.report).toEqual({ asked: 1, text: 'accepted 200000 keys' });
-  }, 60_000);
-});
+    it('a form of 200,000 required fields, every one answered, is asked and sent', async () => {
+      const run = await runChild({
+        era: 'modern',
+        tool: 'many_fields',
+        size: 200_000,
+        limits: { form: { ...unbounded, fields: none } },
+        answer: 'every-field',
+        path,
+      });
+      expect({ exitCode: run.exitCode, signal: run.signal }, run.stderr).toEqual({
+        exitCode: 0,
+        signal: null,
+      });
+      expect(run.report).toEqual({ asked: 1, text: 'accepted 200000 keys' });
+    }, 60_000);
+  },
+);

@@ -1,17 +1,18 @@
 /**
  * `timeout: Infinity` means no limit, and a delay past what one JavaScript timer holds (2^31 - 1 ms,
  * about 24.8 days) is waited out, not fired at once. Real dual-era server over HTTP, real clients of
- * both SDK generations, both eras; Node's TimeoutOverflowWarning (an overflowing timer) fails too.
+ * both SDK generations, both eras, through `attachWaitFor` and `connect`; Node's
+ * TimeoutOverflowWarning (an overflowing timer) fails too.
  */
 import { accept } from '@waitfor/core';
 import { describe, expect, it } from 'vitest';
 import {
+  bridgePaths,
   scriptedPerson,
   sleep,
   textOf,
   useDualEraServer,
   withOpenClient,
-  type ClientKind,
 } from './__fixtures__/clients';
 import { callTool } from './index';
 import { recordProcessWarnings } from './__fixtures__/processWarnings';
@@ -23,11 +24,7 @@ const answer = { name: 'Ada', age: 30, color: 'blue' };
 const warningsSoFar = recordProcessWarnings();
 const processWarnings = async () => (await warningsSoFar()).map((warning) => warning.name);
 
-describe.each<[ClientKind, 'legacy' | 'modern']>([
-  ['v2-modern', 'modern'],
-  ['v2-legacy', 'legacy'],
-  ['v1', 'legacy'],
-])('%s client (%s era)', (kind) => {
+describe.each(bridgePaths)('%s, %s client (%s era)', (path, kind) => {
   it.each([Infinity, 2 ** 31, 2 ** 40])(
     'timeout %s: a question answered after a moment completes the call',
     async (timeout) => {
@@ -45,6 +42,7 @@ describe.each<[ClientKind, 'legacy' | 'modern']>([
           const result = await callTool(client, { name: 'ask_form' }, { timeout });
           expect(textOf(result)).toBe(`accept:${JSON.stringify(answer)}`);
         },
+        path,
       );
       expect(await processWarnings()).toEqual([]);
     },
@@ -64,6 +62,7 @@ describe.each<[ClientKind, 'legacy' | 'modern']>([
         );
         expect(textOf(result)).toBe('slept 150');
       },
+      path,
     );
     expect(await processWarnings()).toEqual([]);
   });

@@ -127,8 +127,9 @@ export async function withOpenClient(
   target: { url?: string; command?: string; args?: string[] },
   options: AttachOptions,
   body: (client: OpenClient['client']) => Promise<void>,
+  path: BridgePath = 'attachWaitFor',
 ): Promise<void> {
-  const { client, close } = await openClient(kind, transport, target, options);
+  const { client, close } = await openClient(kind, transport, target, options, path);
   try {
     await body(client);
   } finally {
