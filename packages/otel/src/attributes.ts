@@ -2,8 +2,8 @@
  * Attribute names and the values this package records. OpenTelemetry's names where the MCP and
  * GenAI semantic conventions define one, `waitfor.` otherwise.
  *
- * Invariants: nothing here reads an answer, a form's values or a prompt; a URL keeps only its
- * scheme, host and path (the query and fragment carry tokens and personal data); every string a
+ * Invariants: nothing here reads an answer, a form's values or a prompt; a URI is kept as given
+ * but for its query, fragment and userinfo (they carry tokens and personal data); every string a
  * server controls is cut to a bounded length.
  */
 import type { Attributes } from '@opentelemetry/api';
@@ -11,9 +11,9 @@ import type { Answer, Request } from '@waitfor/core';
 
 /** `mcp.method.name`: tools/call, prompts/get or resources/read. */
 export const METHOD = 'mcp.method.name';
-/** `mcp.protocol.version`: set for modern-era (2026-07-28) calls. */
+/** `mcp.protocol.version`: the negotiated revision (2026-07-28 for modern-era calls). */
 export const PROTOCOL_VERSION = 'mcp.protocol.version';
-/** `mcp.resource.uri`: a resources/read call's URI, without query and fragment. */
+/** `mcp.resource.uri`: a resources/read call's URI, as given, without query and fragment. */
 export const RESOURCE_URI = 'mcp.resource.uri';
 /** `gen_ai.tool.name`: a tools/call call's tool. */
 export const TOOL_NAME = 'gen_ai.tool.name';
@@ -21,8 +21,17 @@ export const TOOL_NAME = 'gen_ai.tool.name';
 export const PROMPT_NAME = 'gen_ai.prompt.name';
 /** `gen_ai.operation.name`: `execute_tool` on tools/call. */
 export const OPERATION_NAME = 'gen_ai.operation.name';
-/** `error.type`: the BridgeError code (or error name) a call failed with. */
+/** `error.type`: the JSON-RPC error code, `tool_error`, else the BridgeError code or error name. */
 export const ERROR_TYPE = 'error.type';
+/** `rpc.response.status_code`: the JSON-RPC error code of a response, as a string. */
+export const STATUS_CODE = 'rpc.response.status_code';
+/** `server.address`, `server.port`: the Streamable HTTP endpoint's host and port. */
+export const SERVER_ADDRESS = 'server.address';
+export const SERVER_PORT = 'server.port';
+/** `network.transport`: `tcp` (Streamable HTTP) or `pipe` (stdio). */
+export const TRANSPORT = 'network.transport';
+/** `network.protocol.name`: `http` over Streamable HTTP. */
+export const NETWORK_PROTOCOL = 'network.protocol.name';
 
 /** Who asks: the server name the bridge shows the person. */
 export const SERVER = 'waitfor.server.name';
@@ -46,7 +55,7 @@ export const INPUT_KEY = 'waitfor.input.key';
 export const ATTEMPT = 'waitfor.question.attempt';
 /** accepted, declined, cancelled, expired, invalid (re-asked) or other. */
 export const OUTCOME = 'waitfor.question.outcome';
-/** A URL question's address: scheme, host and path only. */
+/** A URL question's address, as given, without query, fragment and userinfo. */
 export const QUESTION_URL = 'waitfor.question.url';
 
 /** How a question ended, as recorded. */
@@ -63,25 +72,24 @@ const MAX_LENGTH = 256;
 export const bounded = (value: unknown): string | undefined =>
   typeof value === 'string' ? value.slice(0, MAX_LENGTH) : undefined;
 
-// The main entry compiles without DOM and Node types: the part of the global URL used here.
-declare const URL: new (value: string) => { protocol: string; host: string; pathname: string };
+const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 
-/** Scheme, host and path of a URL; undefined when it does not parse. Never the query or fragment. */
+/**
+ * A URI as given, cut at its query and fragment, with any userinfo (`user:password@`) taken out;
+ * undefined when it has no scheme. Not parsed: a parser rewrites what it reads (`file:///doc.txt`
+ * would become `file:/doc.txt`, hosts and paths get normalised), and the conventions record the
+ * URI itself.
+ */
 export function withoutQuery(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  // A bound before parsing: a server's megabyte URL costs nothing to refuse.
-  if (value.length > 8 * 1024) return undefined;
-  try {
-    const url = new URL(value);
-    // Opaque URIs (mailto:, urn:) have no host: the path is the whole rest, cut at ? and #.
-    return bounded(
-      url.host === ''
-        ? `${url.protocol}${url.pathname}`
-        : `${url.protocol}//${url.host}${url.pathname}`,
-    );
-  } catch {
-    return undefined;
-  }
+  // A bound before scanning: a server's megabyte URI costs nothing to refuse.
+  if (typeof value !== 'string' || value.length > 8 * 1024 || !SCHEME.test(value)) return undefined;
+  const uri = value.split(/[?#]/, 1)[0]!;
+  const scheme = uri.indexOf(':') + 1;
+  if (!uri.startsWith('//', scheme)) return bounded(uri);
+  const path = uri.indexOf('/', scheme + 2);
+  const authority = path === -1 ? uri.slice(scheme + 2) : uri.slice(scheme + 2, path);
+  const host = authority.slice(authority.lastIndexOf('@') + 1);
+  return bounded(`${uri.slice(0, scheme)}//${host}${path === -1 ? '' : uri.slice(path)}`);
 }
 
 const known: readonly Outcome[] = ['declined', 'cancelled', 'expired'];

@@ -26,6 +26,8 @@ export interface Instruments {
   reasks: Counter;
   /** `waitfor.call.rounds`: input_required rounds per modern-era call that asked someone. */
   rounds: Histogram;
+  /** `mcp.client.operation.duration`: the conventions' call duration, in seconds. */
+  operation: Histogram;
 }
 
 // The API's no-op Meter class: a global Meter of this class means no SDK is registered.
@@ -57,6 +59,13 @@ function create(meter: Meter): Instruments {
       description: 'Rounds per call',
       unit: '{round}',
       advice: { explicitBucketBoundaries: [1, 2, 3, 5, 10] },
+    }),
+    operation: meter.createHistogram('mcp.client.operation.duration', {
+      description: 'MCP call duration',
+      unit: 's',
+      advice: {
+        explicitBucketBoundaries: [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300],
+      },
     }),
   };
 }

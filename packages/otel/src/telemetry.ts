@@ -4,23 +4,31 @@
  * Invariants:
  * - Without an OpenTelemetry SDK (the API's no-op tracer provider and meter) every hook returns at
  *   once: no span, no map entry, no params change.
- * - A call span per tools/call, prompts/get and resources/read; its W3C `traceparent` goes into
- *   the call's `params._meta` (a new `_meta` object), which a durable suspension keeps: a call that
+ * - A call span per tools/call, prompts/get and resources/read, named and labelled as the MCP
+ *   semantic conventions say; its trace context goes into the call's `params._meta` through the
+ *   configured propagator (see propagation.ts), which a durable suspension keeps: a call that
  *   arrives carrying one (a resume, in this process or another) continues that trace — as a child
  *   when nothing else is active, else as a link.
+ * - A call fails when it throws (`error.type`: the JSON-RPC code, else the local error's) or when
+ *   a tool answers `isError` (`tool_error`); the span's status is then ERROR, without a message.
  * - Nothing the person answered is read or recorded (the question tracker sees Requests and
- *   Answers' `ok`/`reason` only); errors are recorded by type, never by message.
+ *   Answers' `ok`/`reason` only); errors are recorded by type, never by message (a server writes
+ *   it, and may put what the person typed in it).
  */
 import {
   context as contextApi,
   isSpanContextValid,
+  propagation,
   ProxyTracerProvider,
   SpanKind,
   SpanStatusCode,
   trace,
   type Attributes,
+  type Context,
   type Link,
   type Meter,
+  type Span,
+  type TextMapPropagator,
   type Tracer,
 } from '@opentelemetry/api';
 import type { Answer, Request, WaitFor, WaitForContext } from '@waitfor/core';
@@ -39,13 +47,15 @@ import {
   RESOURCE_URI,
   ROUNDS,
   SERVER,
+  STATUS_CODE,
   TOOL_NAME,
   withoutQuery,
 } from './attributes';
 import { instrumentsOf, SCOPE, type Instruments } from './instruments';
 import type { LiveCall } from './liveCall';
+import { extractContext, injectContext } from './propagation';
 import { createQuestionTracker } from './questions';
-import { extractTraceparent, injectTraceparent } from './traceparent';
+import { negotiatedVersion, targetAttributes, type TelemetryServer } from './server';
 
 /** Options of createTelemetry. */
 export interface TelemetryOptions {
@@ -53,8 +63,15 @@ export interface TelemetryOptions {
   tracer?: Tracer;
   /** The meter to use (default: the global provider's, looked up per call). */
   meter?: Meter;
-  /** Write the call's `traceparent` into `params._meta` (default true). */
+  /**
+   * The propagator that writes the call's trace context into `params._meta` (default: the global
+   * one, looked up per call; with none configured, the W3C `traceparent` alone).
+   */
+  propagator?: TextMapPropagator;
+  /** Write the call's trace context into `params._meta` (default true). */
   propagate?: boolean;
+  /** The one server this telemetry's calls go to: `server.*`, `network.*`, `mcp.protocol.version`. */
+  server?: TelemetryServer;
 }
 
 /** A bridge extension that records calls and questions, and instruments waitFors. */
@@ -62,6 +79,8 @@ export interface Telemetry extends BridgeExtension {
   /** Wrap a waitFor (an inbox's, a host tool's) so every question it answers is recorded. */
   instrument(waitFor: WaitFor): WaitFor;
 }
+
+type Recorders = [Tracer | undefined, Instruments | undefined];
 
 // The API's no-op delegate: a global tracer provider delegating to it means no SDK is registered.
 const noopDelegate = new ProxyTracerProvider().getDelegate();
@@ -74,40 +93,132 @@ function tracerOf(given: Tracer | undefined): Tracer | undefined {
   return trace.getTracer(SCOPE);
 }
 
-/** The failure's type: a typed error's string `code` (BridgeError, LegacySpecError), else its name. */
-function errorTypeOf(error: unknown): string {
+/**
+ * `error.type` of a failed call, as the conventions name it: the JSON-RPC error code (also as
+ * `rpc.response.status_code`), else a typed error's string `code` (BridgeError, LegacySpecError),
+ * else its name. Never its message: a server writes it.
+ */
+function errorAttributes(error: unknown): Attributes {
   const typed = isRecord(error) ? error : {};
-  return bounded(typed['code']) ?? bounded(typed['name']) ?? '_OTHER';
+  const rpc = typed['rpc'];
+  const code = isRecord(rpc) && Number.isInteger(rpc['code']) ? String(rpc['code']) : undefined;
+  if (code !== undefined) return { [ERROR_TYPE]: code, [STATUS_CODE]: code };
+  return { [ERROR_TYPE]: bounded(typed['code']) ?? bounded(typed['name']) ?? '_OTHER' };
 }
 
-/** The call span's attributes; tool, prompt and resource as a question's origin names them. */
-function callAttributes(call: CallInfo): Attributes {
+/**
+ * A call's attributes as the conventions name them (all that `mcp.client.operation.duration`
+ * takes), and its span's: those, waitfor's own and the resource URI (opt-in on the metric, for its
+ * cardinality). Tool, prompt and resource as a question's origin names them.
+ */
+function callAttributes(
+  call: CallInfo,
+  server: Attributes,
+  version: string | undefined,
+): [Attributes, Attributes] {
   const params = call.params;
   const name = Object.hasOwn(params, 'name') ? bounded(String(params['name'])) : undefined;
+  const conventional: Attributes = { ...server, [METHOD]: call.method };
+  version ??= call.era === 'modern' ? MODERN_PROTOCOL_VERSION : undefined;
+  if (version !== undefined) conventional[PROTOCOL_VERSION] = version;
+  if (call.method === 'tools/call' && name !== undefined) {
+    conventional[TOOL_NAME] = name;
+    conventional[OPERATION_NAME] = 'execute_tool';
+  }
+  if (call.method === 'prompts/get' && name !== undefined) conventional[PROMPT_NAME] = name;
   const attributes: Attributes = {
-    [METHOD]: call.method,
+    ...conventional,
     [SERVER]: bounded(call.serverName) ?? '',
     [ERA]: call.era,
   };
-  if (call.era === 'modern') attributes[PROTOCOL_VERSION] = MODERN_PROTOCOL_VERSION;
-  if (call.method === 'tools/call' && name !== undefined) {
-    attributes[TOOL_NAME] = name;
-    attributes[OPERATION_NAME] = 'execute_tool';
-  }
-  if (call.method === 'prompts/get' && name !== undefined) attributes[PROMPT_NAME] = name;
   const uri = Object.hasOwn(params, 'uri') ? withoutQuery(params['uri']) : undefined;
   if (call.method === 'resources/read' && uri !== undefined) attributes[RESOURCE_URI] = uri;
-  return attributes;
+  return [conventional, attributes];
+}
+
+/**
+ * The call's parent context and links: a trace its params carry is the parent when no span is
+ * active (a resumed call), else a link beside the active span.
+ */
+function parentOf(
+  call: CallInfo,
+  outer: Context,
+  propagator: TextMapPropagator | undefined,
+): [Context, Link[]] {
+  const remote = extractContext(call.params, propagator);
+  if (remote === undefined) return [outer, []];
+  const current = trace.getSpanContext(outer);
+  if (current !== undefined && isSpanContextValid(current))
+    return [outer, [{ context: trace.getSpanContext(remote)! }]];
+  // What else travelled with it (baggage) goes on with the call.
+  const baggage = propagation.getBaggage(remote);
+  const parent = trace.setSpan(outer, trace.getSpan(remote)!);
+  return [baggage === undefined ? parent : propagation.setBaggage(parent, baggage), []];
+}
+
+/** The result of a call's outcome (a durable call's `result`), when it is a record. */
+const resultOf = (outcome: unknown): Record<string, unknown> | undefined =>
+  isRecord(outcome) && outcome['status'] === 'complete' && isRecord(outcome['result'])
+    ? outcome['result']
+    : isRecord(outcome)
+      ? outcome
+      : undefined;
+
+/** A call started: its record, its span and what its metric is labelled with. */
+interface StartedCall {
+  live: LiveCall;
+  span: Span | undefined;
+  conventional: Attributes;
+  started: number;
+}
+
+/**
+ * Start a call's span (a child of the active span, or of the trace its params carry) and write its
+ * trace context into the params.
+ */
+function startCall(
+  call: CallInfo,
+  tracer: Tracer | undefined,
+  options: TelemetryOptions,
+  server: Attributes,
+): StartedCall {
+  const [conventional, attributes] = callAttributes(
+    call,
+    server,
+    negotiatedVersion(options.server?.client),
+  );
+  const live: LiveCall = {
+    host: call.host,
+    attributes,
+    context: undefined,
+    open: 0,
+    rounds: 0,
+    questions: 0,
+  };
+  const [parent, links] = parentOf(call, contextApi.active(), options.propagator);
+  const target = attributes[TOOL_NAME] ?? attributes[PROMPT_NAME];
+  const started = Date.now();
+  const span = tracer?.startSpan(
+    target === undefined ? call.method : `${call.method} ${String(target)}`,
+    { kind: SpanKind.CLIENT, attributes, links, startTime: started },
+    parent,
+  );
+  if (span !== undefined && span.isRecording()) {
+    live.context = trace.setSpan(parent, span);
+    if (options.propagate ?? true)
+      injectContext(call.params, live.context, span.spanContext(), options.propagator);
+  }
+  return { live, span, conventional, started };
 }
 
 /** Create the telemetry extension; pass it in `extensions` and wrap waitFors with `instrument`. */
 export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
   const calls = new Set<LiveCall>();
   const questions = createQuestionTracker(calls);
-  const propagate = options.propagate ?? true;
+  const server = targetAttributes(options.server?.target);
 
   /** The tracer and instruments to record with now; undefined without an SDK (then do nothing). */
-  const recorders = (): [Tracer | undefined, Instruments | undefined] | undefined => {
+  const recorders = (): Recorders | undefined => {
     const tracer = tracerOf(options.tracer);
     const instruments = instrumentsOf(options.meter);
     return tracer === undefined && instruments === undefined ? undefined : [tracer, instruments];
@@ -116,40 +227,15 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
   const recordCall = async (
     call: CallInfo,
     next: () => Promise<unknown>,
-    [tracer, instruments]: [Tracer | undefined, Instruments | undefined],
+    [tracer, instruments]: Recorders,
   ): Promise<unknown> => {
-    const attributes = callAttributes(call);
-    const live: LiveCall = {
-      host: call.host,
-      attributes,
-      context: undefined,
-      open: 0,
-      rounds: 0,
-      questions: 0,
-    };
-    const remote = extractTraceparent(call.params);
-    const outer = contextApi.active();
-    let parent = outer;
-    const links: Link[] = [];
-    if (remote !== undefined) {
-      const current = trace.getSpanContext(outer);
-      if (current !== undefined && isSpanContextValid(current)) links.push({ context: remote });
-      else parent = trace.setSpanContext(outer, remote);
-    }
-    const target = attributes[TOOL_NAME] ?? attributes[PROMPT_NAME];
-    const span = tracer?.startSpan(
-      target === undefined ? call.method : `${call.method} ${String(target)}`,
-      { kind: SpanKind.CLIENT, attributes, links },
-      parent,
-    );
-    if (span !== undefined && span.isRecording()) {
-      live.context = trace.setSpan(parent, span);
-      if (propagate) injectTraceparent(call.params, span.spanContext());
-    }
+    const { live, span, conventional, started } = startCall(call, tracer, options, server);
+    const attributes = live.attributes;
     calls.add(live);
     let rounds = call.era === 'modern' ? () => live.rounds : undefined;
+    let failure: Attributes = {};
     try {
-      const outcome = await contextApi.with(live.context ?? outer, next);
+      const outcome = await contextApi.with(live.context ?? contextApi.active(), next);
       const suspension =
         call.era === 'modern' && isRecord(outcome) && outcome['status'] === 'suspended'
           ? outcome['suspension']
@@ -160,13 +246,20 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
         const round = suspension['round'];
         rounds = () => round;
       }
+      // A tool that ran and failed answers with `isError`: the conventions' `tool_error`.
+      if (call.method === 'tools/call' && resultOf(outcome)?.['isError'] === true)
+        failure = { [ERROR_TYPE]: 'tool_error' };
       return outcome;
     } catch (error) {
-      span?.setAttribute(ERROR_TYPE, errorTypeOf(error));
-      span?.setStatus({ code: SpanStatusCode.ERROR });
+      failure = errorAttributes(error);
       throw error;
     } finally {
       calls.delete(live);
+      const ended = Date.now();
+      if (ERROR_TYPE in failure) {
+        span?.setAttributes(failure);
+        span?.setStatus({ code: SpanStatusCode.ERROR });
+      }
       if (rounds !== undefined) {
         instruments?.rounds.record(rounds(), {
           [METHOD]: call.method,
@@ -174,8 +267,9 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
         });
         span?.setAttribute(ROUNDS, rounds());
       }
+      instruments?.operation.record((ended - started) / 1000, { ...conventional, ...failure });
       span?.setAttribute(QUESTIONS, live.questions);
-      span?.end();
+      span?.end(ended);
     }
   };
 
@@ -183,7 +277,7 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
     waitFor: WaitFor,
     request: Request,
     waitContext: WaitForContext | undefined,
-    [tracer, instruments]: [Tracer | undefined, Instruments | undefined],
+    [tracer, instruments]: Recorders,
   ): Promise<Answer> => {
     questions.begin(request, undefined, tracer, instruments);
     const signal = waitContext?.signal;

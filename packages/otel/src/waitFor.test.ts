@@ -3,16 +3,10 @@
  * with or without the bridge; a call inside an active span is that span's child and links the
  * trace its params carry.
  */
-import {
-  context,
-  ROOT_CONTEXT,
-  trace,
-  type Context,
-  type ContextManager,
-} from '@opentelemetry/api';
+import { context, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { createInbox, decline, expire, type Request } from '@waitfor/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createTestSdk } from './__fixtures__/sdk';
+import { createTestSdk, stackContextManager } from './__fixtures__/sdk';
 import { createTelemetry, instrumentWaitFor } from './index';
 
 const approval = (id: string): Request => ({
@@ -82,26 +76,6 @@ describe('instrumentWaitFor', () => {
     expect(sdk.spans()[0]!.attributes['waitfor.question.outcome']).toBe('cancelled');
   });
 });
-
-/** A synchronous context manager: enough for hooks that read the active context synchronously. */
-function stackContextManager(): ContextManager {
-  const stack: Context[] = [];
-  const manager: ContextManager = {
-    active: () => stack.at(-1) ?? ROOT_CONTEXT,
-    with(active, run, thisArg, ...args) {
-      stack.push(active);
-      try {
-        return run.call(thisArg, ...args);
-      } finally {
-        stack.pop();
-      }
-    },
-    bind: (_context, target) => target,
-    enable: () => manager,
-    disable: () => manager,
-  };
-  return manager;
-}
 
 describe('active context', () => {
   afterEach(() => context.disable());

@@ -1,8 +1,16 @@
 /**
  * Test harness: a real OpenTelemetry SDK — BasicTracerProvider with an InMemorySpanExporter behind
- * a SimpleSpanProcessor, and a MeterProvider with a MetricReader the test collects from.
+ * a SimpleSpanProcessor, a MeterProvider with a MetricReader the test collects from, and the SDK's
+ * W3C trace context and baggage propagators.
  */
-import type { Attributes } from '@opentelemetry/api';
+import { createRequire } from 'node:module';
+import {
+  ROOT_CONTEXT,
+  type Attributes,
+  type Context,
+  type ContextManager,
+  type TextMapPropagator,
+} from '@opentelemetry/api';
 import {
   MeterProvider,
   MetricReader,
@@ -95,4 +103,43 @@ export async function everyRecordedString(sdk: ReturnType<typeof createTestSdk>)
     for (const point of metric.dataPoints) parts.push(point.attributes);
   }
   return JSON.stringify(parts);
+}
+
+/** The SDK's core package, as the trace SDK installed here depends on it (the same version). */
+const core = createRequire(createRequire(import.meta.url).resolve('@opentelemetry/sdk-trace-base'))(
+  '@opentelemetry/core',
+) as {
+  CompositePropagator: new (config: { propagators: TextMapPropagator[] }) => TextMapPropagator;
+  W3CTraceContextPropagator: new () => TextMapPropagator;
+  W3CBaggagePropagator: new () => TextMapPropagator;
+};
+
+/** The W3C composite propagator a host configures: trace context (with tracestate) and baggage. */
+export function createTestPropagator(): TextMapPropagator {
+  return new core.CompositePropagator({
+    propagators: [new core.W3CTraceContextPropagator(), new core.W3CBaggagePropagator()],
+  });
+}
+
+/**
+ * A synchronous context manager: enough for hooks that read the active context synchronously (a
+ * bridge call enters its extensions before its first await).
+ */
+export function stackContextManager(): ContextManager {
+  const stack: Context[] = [];
+  const manager: ContextManager = {
+    active: () => stack.at(-1) ?? ROOT_CONTEXT,
+    with(active, run, thisArg, ...args) {
+      stack.push(active);
+      try {
+        return run.call(thisArg, ...args);
+      } finally {
+        stack.pop();
+      }
+    },
+    bind: (_context, target) => target,
+    enable: () => manager,
+    disable: () => manager,
+  };
+  return manager;
 }
