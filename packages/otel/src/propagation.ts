@@ -1,6 +1,6 @@
 /**
- * Trace context in an MCP request's `params._meta`, as the MCP semantic conventions propagate it:
- * through the configured propagator (the option, else the global one), so `traceparent`,
+ * Trace context in an MCP request's `params._meta`, as the MCP semantic conventions propagate
+ * it: through the configured propagator (the option, else the global one), so `traceparent`,
  * `tracestate` and `baggage` — or whatever it writes — travel unprefixed. Written by every call,
  * read back when a call arrives already carrying one: a durable suspension keeps the call's
  * params, so a resumed call (another process) finds its original trace.
