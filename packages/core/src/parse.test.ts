@@ -34,6 +34,11 @@ describe('parseRequest', () => {
     ['missing id', { kind: 'input', prompt: '' }, 'id'],
     ['empty id', { ...valid, id: '' }, 'id'],
     ['numeric id', { ...valid, id: 1 }, 'id'],
+    // An id is a URL path segment of @waitfor/http's answer route: it must be one that survives.
+    ['id "."', { ...valid, id: '.' }, 'id'],
+    ['id ".."', { ...valid, id: '..' }, 'id'],
+    ['id with a lone surrogate', { ...valid, id: 'a\uD800' }, 'id'],
+    ['id past 512 characters', { ...valid, id: 'x'.repeat(513) }, 'id'],
     ['missing kind', { id: 'a', prompt: '' }, 'kind'],
     ['missing prompt', { id: 'a', kind: 'input' }, 'prompt'],
     ['url not a string', { ...valid, url: 3 }, 'url'],
@@ -68,6 +73,10 @@ describe('parseRequest', () => {
     if (path) expect(error.message).toContain(path);
   });
 
+  it.each(['...', '.a', 'a/..', '%2e%2e', '😀', 'x'.repeat(512)])('accepts the id %j', (id) => {
+    expect(parseRequest({ ...valid, id }).id).toBe(id);
+  });
+
   it('never throws anything but WaitforError on random input', () => {
     fc.assert(
       fc.property(
@@ -98,7 +107,7 @@ describe('parseRequest', () => {
     const jsonRecord = fc.dictionary(fc.string(), fc.jsonValue());
     const request = fc.record(
       {
-        id: fc.string({ minLength: 1 }),
+        id: fc.string({ minLength: 1 }).filter((id) => id !== '.' && id !== '..'),
         kind: fc.oneof(
           fc.constantFrom('input', 'authorization', 'approval', 'question'),
           fc.string({ minLength: 1 }),
