@@ -10,7 +10,10 @@ import { benchSchemaScale } from './schemaScale';
 import { benchStoreFleet } from './storeFleet';
 import type { BenchResult } from './result';
 
-/** Benchmark ids with their functions; React is loaded lazily (it installs DOM globals). */
+/**
+ * Benchmark ids with their functions; React is loaded lazily (it installs DOM globals), and so is
+ * the store queue (it reads the store's SQL from its sources, which must not break the others).
+ */
 export const benches: Record<string, () => Promise<BenchResult>> = {
   'modern-loop': benchModernLoop,
   'legacy-handler': benchLegacyHandler,
@@ -22,4 +25,5 @@ export const benches: Record<string, () => Promise<BenchResult>> = {
   'otel-overhead': benchOtelOverhead,
   'http-inbox': benchHttpInbox,
   'store-fleet': benchStoreFleet,
+  'store-queue': async () => (await import('./storeQueue')).benchStoreQueue(),
 };
