@@ -3,6 +3,7 @@ import { answerRoute } from './answerRoute';
 import type { Feed, FeedLimits } from './feed';
 import { createFeed } from './feed';
 import { eventsRoute } from './eventsRoute';
+import { withReadDeadline } from './readBody';
 import { corsFor, json, refuse } from './responses';
 import { eventsPath, requestsPath } from './wire';
 
@@ -27,6 +28,13 @@ export interface InboxHandlerOptions {
   allowedOrigins: readonly string[];
   /** The largest answer body read, in bytes (default 64 KiB); a larger one is refused with 413. */
   maxBodyBytes?: number;
+  /**
+   * Milliseconds an answer's body may take to arrive once its route reads it (default 10 s;
+   * Infinity: no deadline). A body still unfinished then (a client sending slowly, or never ending
+   * it) is refused with 408 and nothing is answered, so it holds no connection until the server's
+   * own request timeout (Node's is 300 s).
+   */
+  bodyTimeoutMs?: number;
   /** The path the handler is mounted under, e.g. `/api/inbox` (default: the root). */
   basePath?: string;
   /** Open event streams allowed per scope (default 16); one more is refused with 429. */
@@ -77,6 +85,7 @@ export function createInboxHandler(options: InboxHandlerOptions): InboxHandler {
     maxQueuedBytes: options.maxQueuedBytes ?? 1024 * 1024,
   };
   const maxBodyBytes = options.maxBodyBytes ?? 64 * 1024;
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? 10_000;
   // A Map: a scope is any string the host chooses, never a key of an object's prototype.
   const feeds = new Map<string, Promise<Feed>>();
 
@@ -121,7 +130,7 @@ export function createInboxHandler(options: InboxHandlerOptions): InboxHandler {
     if (route.name === 'list')
       return json(200, { requests: (await feedOf(scope)).inbox.getSnapshot() }, cors);
     if (route.name === 'events') return eventsRoute(request, context);
-    return answerRoute(request, route.id, context);
+    return answerInTime(request, route.id, context, bodyTimeoutMs);
   };
 
   const handler = (async (request: Request): Promise<Response> => {
@@ -159,6 +168,30 @@ function routeOf(path: string): Route | undefined {
     return { name: 'answer', method: 'POST', id: decodeURIComponent(match[1]!) };
   } catch {
     return undefined;
+  }
+}
+
+/** The answer route with a deadline on its body: 408 once `ms` pass before the body ended. */
+async function answerInTime(
+  request: Request,
+  id: string,
+  context: RouteContext,
+  ms: number,
+): Promise<Response> {
+  const deadline = withReadDeadline(request, ms);
+  const tooSlow = () =>
+    refuse(408, 'unavailable', `The answer did not arrive within ${ms} ms.`, {}, context.cors);
+  try {
+    return await Promise.race([
+      // Past the deadline the route fails reading the body: that failure is the 408 too.
+      answerRoute(deadline.request, id, context).catch((error: unknown) => {
+        if (deadline.timedOut) return tooSlow();
+        throw error;
+      }),
+      deadline.expired.then(tooSlow),
+    ]);
+  } finally {
+    deadline.stop();
   }
 }
 
