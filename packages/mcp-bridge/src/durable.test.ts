@@ -230,6 +230,68 @@ describe('durable suspension', () => {
     });
   });
 
+  it('refuses a suspension whose Request shows another question than its inputRequest, sending nothing', async () => {
+    await withClient('v2-modern', async (client) => {
+      const { suspension, request } = await suspendAskForm(client);
+      const key = request.data?.origin?.['inputKey'] as string;
+      const entry = suspension.inputRequests[key]!;
+      const shown = request.data!.schema as { properties: Record<string, object> };
+      // The same schema read back with its keys in another order (a jsonb column) is still one form.
+      const reordered = JSON.parse(
+        JSON.stringify({ ...shown, properties: { ...shown.properties } }),
+        // Reverses each object's keys, as a database may hand them back.
+        (_key, value: unknown) =>
+          value && typeof value === 'object' && !Array.isArray(value)
+            ? Object.fromEntries(Object.entries(value).reverse())
+            : value,
+      ) as object;
+      const stored = {
+        ...suspension,
+        requests: [{ ...request, data: { ...request.data, schema: reordered } }],
+      };
+      const ok = await resume(client, JSON.parse(JSON.stringify(stored)) as Suspension, [
+        accept(request, { name: 'Ada', age: 40 }),
+      ]);
+      expect(textOf((ok as { result: unknown }).result)).toContain('"age":40');
+
+      const from = server.received.length;
+      const widened = (schema: typeof shown) => ({
+        ...schema,
+        properties: { ...schema.properties, age: { ...schema.properties['age'], maximum: 1e9 } },
+      });
+      const entryWith = (params: object) => ({
+        ...suspension,
+        inputRequests: { [key]: { ...entry, params: { ...entry.params, ...params } } },
+      });
+      const requestWith = (changes: object) => ({
+        ...suspension,
+        requests: [{ ...request, ...changes }],
+      });
+      const mismatches: Array<[string, unknown]> = [
+        // Shown: maximum 150; checked against: maximum 1e9 (the answer would go through).
+        [
+          "a widened inputRequest's schema",
+          entryWith({ requestedSchema: widened(entry.params['requestedSchema'] as typeof shown) }),
+        ],
+        [
+          "a widened Request's schema",
+          requestWith({ data: { ...request.data, schema: widened(shown) } }),
+        ],
+        ['another prompt', requestWith({ prompt: 'Something else?' })],
+        ['another kind', requestWith({ kind: 'approval' })],
+        ['a url on a form', requestWith({ url: 'https://evil.example' })],
+      ];
+      for (const [label, value] of mismatches) {
+        const error = await resume(client, value as Suspension, [
+          accept(request, { name: 'Ada', age: 1_000_000 }),
+        ]).catch((caught: unknown) => caught);
+        expect(BridgeError.isInstance(error) && error.code, label).toBe('invalid_params');
+        expect((error as Error).message, label).toMatch(/does not show its inputRequest/);
+      }
+      expect(server.received.length).toBe(from);
+    });
+  });
+
   it('refuses a suspension that smuggles inputResponses or a requestState in its params, sending nothing', async () => {
     await withClient('v2-modern', async (client) => {
       const { suspension, request } = await suspendAskForm(client);

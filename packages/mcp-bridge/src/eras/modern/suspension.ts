@@ -6,7 +6,9 @@
  * Invariants: the suspension is plain JSON (it survives JSON.stringify/parse unchanged);
  * `requestState` is kept byte-exact; answers must match the pending Requests one to one, and an
  * invalid form answer is refused locally (nothing is sent); a retry carries only responses built
- * from those Answers and the requestState the server sent (params smuggling their own are refused).
+ * from those Answers and the requestState the server sent (params smuggling their own are refused);
+ * each Request shows its inputRequest exactly (kind, prompt, url, schema), so the answer is checked
+ * against the very form the person saw — a suspension whose two copies disagree is refused.
  */
 import { parseRequest, type Answer, type Request, type RequestOrigin } from '@waitfor/core';
 import { buildElicitationRequest, checkQuestion, settleAnswer } from '../../askPerson';
@@ -14,7 +16,7 @@ import { BridgeError, messageOf } from '../../bridgeError';
 import type { FormLimits } from '@waitfor/core/form';
 import { checkRequestState, type BridgeLimits } from '../../limits';
 import { CALL_METHODS, type CallMethod } from '../../protocol';
-import { isRecord } from '../../mapping';
+import { isRecord, requestOf } from '../../mapping';
 import { parseInputRequests, type InputRequest } from './round';
 
 /** The shape of suspensions this version writes and reads; older ones are refused (ask again). */
@@ -41,6 +43,30 @@ export interface Suspension {
 
 /** The inputRequests key a suspension's Request answers (checked by parseSuspension). */
 const keyOf = (request: Request): string => request.data?.origin?.['inputKey'] as string;
+
+/** Equal JSON values (key order aside); walks `a` at most, which parseSuspension has bounded. */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (!isRecord(a) && !Array.isArray(a)) return false;
+  if ((!isRecord(b) && !Array.isArray(b)) || Array.isArray(a) !== Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  const other = b as Record<string, unknown>;
+  return keys.every(
+    (key) => Object.hasOwn(other, key) && sameJson((a as Record<string, unknown>)[key], other[key]),
+  );
+}
+
+/** True when `request` shows exactly what `params` ask (the Request the bridge builds from them). */
+function shows(request: Request, params: Parameters<typeof requestOf>[0]): boolean {
+  const built = requestOf(params);
+  return (
+    request.kind === built.kind &&
+    request.prompt === built.prompt &&
+    request.url === built.url &&
+    sameJson(built.data?.schema, request.data?.schema)
+  );
+}
 
 /** Build the suspension of a round. */
 export function createSuspension(input: {
@@ -91,13 +117,12 @@ export function parseSuspension(value: unknown, limits?: Partial<BridgeLimits>):
   const inputRequests = parseInputRequests(value['inputRequests'], limits?.inputRequests);
   if (!Array.isArray(requests)) throw fail('requests must be an array');
   // One Request per elicitation inputRequest, each naming its own key: a bijection.
-  const keys = new Set<string>();
+  // The elicitation inputRequests still unmatched, each with its params as checked.
+  const keys = new Map<string, ReturnType<typeof checkQuestion>['params']>();
   for (const [key, entry] of Object.entries(inputRequests))
-    if (entry.method === 'elicitation/create') {
+    if (entry.method === 'elicitation/create')
       // Throws 'invalid_params' itself (a schema the spec forbids: core's error as `cause`).
-      checkQuestion(entry.params, limits?.form);
-      keys.add(key);
-    }
+      keys.set(key, checkQuestion(entry.params, limits?.form).params);
   const ids = new Set<string>();
   for (const item of requests) {
     let request: Request;
@@ -106,8 +131,12 @@ export function parseSuspension(value: unknown, limits?: Partial<BridgeLimits>):
     } catch (error) {
       throw fail(messageOf(error), error);
     }
+    const params = keys.get(keyOf(request));
     if (!keys.delete(keyOf(request)) || ids.has(request.id))
       throw fail(`request ${request.id} matches no inputRequest`);
+    // One form per question: the one shown is the one the answer is checked against.
+    if (!shows(request, params!))
+      throw fail(`request ${request.id} does not show its inputRequest ${keyOf(request)} as sent`);
     ids.add(request.id);
   }
   if (keys.size) throw fail(`no request for inputRequests ${[...keys]}`);
