@@ -51,7 +51,8 @@ const messageOf = (error: unknown): string =>
  * The restricted elicitation form schema of a zod object schema (deeply frozen), with titles and
  * descriptions from its metadata. Throws WaitforError `invalid_schema` whose path is the field
  * that has no form equivalent (a nested object, a record, a tuple, a union of several types, a
- * nullable, a date…), or '' when the schema is not a zod object.
+ * nullable, a date…) or whose name is `__proto__` (zod would drop its answer), or '' when the
+ * schema is not a zod object.
  */
 export function toFormSchema(schema: QuestionSchema): FormSchema {
   // The definition's type, not instanceof: a schema of zod/mini or of another copy of zod is one too.
@@ -60,6 +61,10 @@ export function toFormSchema(schema: QuestionSchema): FormSchema {
   const properties: Record<string, unknown> = {};
   const required: string[] = [];
   for (const [name, field] of Object.entries(schema._zod.def.shape)) {
+    // zod's object parser assigns each key, and assigning `__proto__` sets no field: the person's
+    // answer to it would be dropped without a word. Every other name (inherited ones too) arrives.
+    if (name === '__proto__')
+      refuse(name, 'cannot be a field name (zod drops it from the parsed answer)');
     let json: Record<string, unknown>;
     try {
       // Input side: a field with a default may be left empty by the person.
