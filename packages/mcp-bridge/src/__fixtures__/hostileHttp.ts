@@ -21,6 +21,8 @@ import { createHostileLog, createHostileServer } from './hostileServer';
 export interface HostileHttpServer {
   url: string;
   log: HostileLog;
+  /** Every JSON body the clients POSTed, parsed but unchecked (with `recordBodies` only). */
+  bodies: unknown[];
   /** Drops every open connection and stops listening: the server vanishes mid-round. */
   close(): Promise<void>;
 }
@@ -33,8 +35,12 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
 }
 
 /** Starts the hostile server on 127.0.0.1 with an ephemeral port. */
-export async function startHostileHttpServer(): Promise<HostileHttpServer> {
+export async function startHostileHttpServer(
+  options: { recordBodies?: boolean } = {},
+): Promise<HostileHttpServer> {
   const log = createHostileLog();
+  // The wire as the client sent it, before any SDK schema reads (and reshapes) it.
+  const bodies: unknown[] = [];
   // `vanish` closes this very server, mid-round.
   const onVanish = () => void server.close();
   const modern = createMcpHandler(() => createHostileServer('modern', log, { onVanish }), {
@@ -67,6 +73,7 @@ export async function startHostileHttpServer(): Promise<HostileHttpServer> {
   const http = createServer((request, response) => {
     void (async () => {
       const body = request.method === 'POST' ? await readJson(request) : undefined;
+      if (options.recordBodies && body !== undefined) bodies.push(body);
       const isLegacy =
         request.method !== 'POST' ||
         request.headers['mcp-session-id'] !== undefined ||
@@ -87,6 +94,7 @@ export async function startHostileHttpServer(): Promise<HostileHttpServer> {
   const server: HostileHttpServer = {
     url: `http://127.0.0.1:${port}/mcp`,
     log,
+    bodies,
     close() {
       closed ??= (async () => {
         http.closeAllConnections();

@@ -15,6 +15,7 @@
  * - `big_state` (modern): a 1 MB `requestState` with non-ASCII characters, checked byte-exact on retry.
  * - `vanish`: asks a question, then calls `options.onVanish` 100 ms later (the HTTP starter closes
  *   the server, the stdio entry exits): the server disconnects mid-round.
+ * - `ask_fields {names}`: a form of required string fields named `names` (any names, sent raw).
  * - `ask_and_return` (legacy): pushes a question on the call's own stream and returns at once,
  *   without waiting for the answer (logged as 'answer' / 'refusal' whenever it comes).
  * - Oversize questions, scaled by the `size` argument (built only when called):
@@ -273,6 +274,39 @@ export function createHostileServer(
           ]),
         ),
       });
+    },
+  );
+
+  // A form whose fields are named as the client says (`names`), all required strings; answered,
+  // it reports `answered` (the client's wire body is what a test reads, not this SDK's reading).
+  server.registerTool(
+    'ask_fields',
+    {
+      description: 'Asks a form with the given field names',
+      inputSchema: z.object({ names: z.array(z.string()) }),
+    },
+    async ({ names }, ctx) => {
+      const entry = called('ask_fields', ctx);
+      const properties: Record<string, unknown> = {};
+      for (const name of names)
+        Object.defineProperty(properties, name, {
+          value: { type: 'string' },
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      const params = {
+        mode: 'form',
+        message: 'Fill in every field',
+        requestedSchema: { type: 'object', properties, required: names },
+      };
+      // Raw, so no SDK schema reshapes the names on the way out.
+      if (era === 'legacy') return pushRaw('ask_fields', ctx, 'elicitation/create', params);
+      if (entry.inputResponses !== undefined) return text('answered');
+      return {
+        resultType: 'input_required',
+        inputRequests: { fields: { method: 'elicitation/create', params } },
+      } as never;
     },
   );
 
