@@ -271,7 +271,7 @@ describe('durable suspension', () => {
         // Shown: maximum 150; checked against: maximum 1e9 (the answer would go through).
         [
           "a widened inputRequest's schema",
-          entryWith({ requestedSchema: widened(entry.params['requestedSchema'] as typeof shown) }),
+          entryWith({ requestedSchema: widened(entry.params!['requestedSchema'] as typeof shown) }),
         ],
         [
           "a widened Request's schema",

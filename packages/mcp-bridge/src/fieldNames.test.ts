@@ -65,7 +65,11 @@ const fillEvery = (request: Request) =>
 
 /** The accepted content the client sent back on the wire: a modern retry, or a legacy response. */
 function contentSent(bodies: unknown[]): unknown {
-  for (const body of bodies as Array<Record<string, any>>) {
+  type Accepted = { action?: unknown; content?: unknown } | undefined;
+  for (const body of bodies as Array<{
+    params?: { inputResponses?: { fields?: Accepted } };
+    result?: Accepted;
+  } | null>) {
     const modern = body?.params?.inputResponses?.fields;
     if (modern?.action === 'accept') return modern.content;
     if (body?.result?.action === 'accept') return body.result.content;
