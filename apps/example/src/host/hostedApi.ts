@@ -15,6 +15,66 @@ const json = (status: number, body: unknown): Response =>
 const refuse = (status: number, error: string, message: string): Response =>
   json(status, { error, message });
 
+// Open event streams at once (each page holds one); one more is refused with 429.
+const maxStreams = 32;
+// A quiet stream still sends a comment this often, so the page's idle timer sees it alive.
+const heartbeatMs = 15_000;
+// A stream whose page reads nothing falls this far behind, then it is closed (the page reconnects).
+const maxQueuedBytes = 1024 * 1024;
+const encoder = new TextEncoder();
+
+/**
+ * `GET /api/events`: Server-Sent Events, each a `state` event with `{ servers, calls }` as the two
+ * GETs give them, sent on connecting and after every change (changes in one turn are sent once).
+ */
+function eventStream(session: HostedSession, streams: Set<() => void>): Response {
+  if (streams.size >= maxStreams) return refuse(429, 'refused', 'Too many open streams.');
+  let end = () => {};
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        let seq = 0;
+        let queued: ReturnType<typeof setTimeout> | undefined;
+        const push = (bytes: Uint8Array) => {
+          if ((controller.desiredSize ?? 0) <= 0) return end();
+          controller.enqueue(bytes);
+        };
+        const send = () => {
+          queued = undefined;
+          const state = { servers: session.servers(), calls: session.calls() };
+          push(encoder.encode(`id: ${++seq}\nevent: state\ndata: ${JSON.stringify(state)}\n\n`));
+        };
+        const unsubscribe = session.subscribe(() => {
+          queued ??= setTimeout(send, 0);
+        });
+        const beat = setInterval(() => push(encoder.encode(': heartbeat\n\n')), heartbeatMs);
+        end = () => {
+          if (!streams.delete(end)) return;
+          unsubscribe();
+          clearInterval(beat);
+          clearTimeout(queued);
+          try {
+            controller.close();
+          } catch {
+            // Already cancelled by the page.
+          }
+        };
+        streams.add(end);
+        send();
+      },
+      cancel: () => end(),
+    },
+    new ByteLengthQueuingStrategy({ highWaterMark: maxQueuedBytes }),
+  );
+  return new Response(body, {
+    headers: {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-store',
+      'x-accel-buffering': 'no',
+    },
+  });
+}
+
 /** Reads a JSON body with a cap (never buffered whole); undefined when over it. */
 async function readCapped(request: Request): Promise<string | undefined> {
   const reader = request.body?.getReader();
@@ -48,15 +108,20 @@ const field = (body: unknown, key: string): string | undefined => {
  *
  * - `GET /api/servers` → `{ servers }`: each server's connection state and tools (and this app's)
  * - `GET /api/calls` → `{ calls }`: every call, newest first, with its status, result and progress
+ * - `GET /api/events`: both, as Server-Sent Events, after every change (what the page follows)
  * - `POST /api/calls` `{ server, tool }` → `201 { call }`
+ * - `POST /api/calls/<id>/retry` `{}` → `{ call }` (404 when there is no such ended call)
  * - `POST /api/calls/<id>/cancel` `{}` → `{ cancelled: true }` (404 when not running)
+ *
+ * `closeStreams` ends every event stream (the host stops; pages reconnect with backoff).
  */
 export function createHostedApi(
   session: HostedSession,
   allowedOrigins: readonly string[],
-): (request: Request) => Promise<Response> {
+): ((request: Request) => Promise<Response>) & { closeStreams(): void } {
   const allowed = new Set(allowedOrigins);
-  return async (request) => {
+  const streams = new Set<() => void>();
+  const handle = async (request: Request): Promise<Response> => {
     const path = new URL(request.url).pathname.slice(apiPath.length);
     const origin = request.headers.get('origin');
     if (origin !== null && !allowed.has(origin))
@@ -64,6 +129,7 @@ export function createHostedApi(
     if (request.method === 'GET') {
       if (path === '/servers') return json(200, { servers: session.servers() });
       if (path === '/calls') return json(200, { calls: session.calls() });
+      if (path === '/events') return eventStream(session, streams);
       return refuse(404, 'not_found', 'No such route.');
     }
     if (request.method !== 'POST') return refuse(405, 'refused', 'GET or POST only.');
@@ -87,11 +153,22 @@ export function createHostedApi(
       const call = session.run(server, tool);
       return call === undefined ? refuse(404, 'not_found', 'No such tool.') : json(201, { call });
     }
-    const cancel = /^\/calls\/([^/]{1,100})\/cancel$/.exec(path);
-    if (cancel !== null)
-      return session.cancel(cancel[1]!)
+    const action = /^\/calls\/([^/]{1,100})\/(cancel|retry)$/.exec(path);
+    if (action?.[2] === 'cancel')
+      return session.cancel(action[1]!)
         ? json(200, { cancelled: true })
         : refuse(404, 'not_found', 'No such call is running.');
+    if (action?.[2] === 'retry') {
+      const call = session.retry(action[1]!);
+      return call === undefined
+        ? refuse(404, 'not_found', 'No such call has ended.')
+        : json(200, { call });
+    }
     return refuse(404, 'not_found', 'No such route.');
   };
+  return Object.assign(handle, {
+    closeStreams: () => {
+      for (const end of [...streams]) end();
+    },
+  });
 }

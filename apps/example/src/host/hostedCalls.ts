@@ -1,8 +1,17 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { CallNote, CallStatus } from '../calls/callRuns.js';
 
 /** How a hosted call stands (the page's words for a call's status). */
-export type HostedStatus = 'running' | 'done' | 'declined' | 'failed' | 'cancelled';
+export type HostedStatus = CallStatus;
+
+/** A URL step the person consented to and is finishing in another tab (legacy-spec holds it). */
+export interface HostedWait {
+  /** The question's id. */
+  id: string;
+  server: string;
+  prompt: string;
+}
 
 /** One tool call the host runs for the page, as `GET /api/calls` lists it. */
 export interface HostedCall {
@@ -11,12 +20,20 @@ export interface HostedCall {
   tool: string;
   title: string;
   status: HostedStatus;
-  /** What the tool returned (or why it failed). */
+  /** 1 for the first run; each Retry runs the same call again under the same entry. */
+  attempt: number;
+  /** What the tool returned (or why it failed), in the tool's words. */
   text?: string;
+  /** Or the page's own words for how it ended (translated by the page). */
+  note?: CallNote;
   /** The server's latest progress notification for this call. */
   progress?: { progress: number; total?: number; message?: string };
   /** The store's id of a durable (modern-era) call: after a restart the host awaits it again. */
   durableId?: string;
+  /** The questions its run asked through the host's waitFor: a restart cancels them (nobody reads them). */
+  questions?: readonly string[];
+  /** Its URL steps the person is finishing in another tab (computed when listed, never saved). */
+  waits?: HostedWait[];
 }
 
 // The page lists at most this many calls; older ended ones are forgotten.
@@ -44,7 +61,9 @@ export class CallBook {
     }
     if (Array.isArray(saved))
       for (const call of saved as HostedCall[])
-        if (typeof call?.id === 'string') book.calls.set(call.id, call);
+        // A list from an older example has no attempt: its calls ran once.
+        if (typeof call?.id === 'string')
+          book.calls.set(call.id, { ...call, attempt: Number(call.attempt) || 1 });
     return book;
   }
 

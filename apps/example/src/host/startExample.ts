@@ -117,9 +117,13 @@ export async function startExample(options: StartExampleOptions = {}): Promise<R
       authorize: () => exampleScope,
       inboxFor: () => inbox,
     });
-    closeStreams = () => handler.closeStreams();
+    const hostedApi = createHostedApi(session, origins);
+    closeStreams = () => {
+      handler.closeStreams();
+      hostedApi.closeStreams();
+    };
     inboxApi = toNodeListener(handler);
-    api = toNodeListener(createHostedApi(session, origins));
+    api = toNodeListener(hostedApi);
   }
   let closing: Promise<void> | undefined;
   const stoppers = new Map([

@@ -9,6 +9,7 @@ import { HostPanel } from './HostPanel.js';
 import { QuestionList } from './QuestionList.js';
 import { ServerPanel } from './ServerPanel.js';
 import { Settings } from './Settings.js';
+import { SignInWaits } from './SignInWaits.js';
 import type { Theme } from './Settings.js';
 import { callKey, stillWaiting } from './callQuestions.js';
 import type { CallQuestions } from './callQuestions.js';
@@ -133,15 +134,13 @@ function Page({
         </section>
         <section className="inbox" aria-label={say('questions')}>
           <h2>{say('questions')}</h2>
-          {waits.length > 0 ? (
-            <ul className="waits" aria-label={say('waiting')}>
-              {waits.map((entry) => (
-                <li key={entry.request.id}>
-                  {say('waitingFor', { server: entry.server })} {entry.request.prompt}
-                </li>
-              ))}
-            </ul>
-          ) : null}
+          <SignInWaits
+            waits={waits.map((entry) => ({
+              id: entry.request.id,
+              server: entry.server,
+              prompt: entry.request.prompt,
+            }))}
+          />
           <div className="requests">
             <QuestionList
               titles={titles}

@@ -1,6 +1,29 @@
+import { CallProgress } from '@waitfor/react';
+import type { CallNote, CallStatus } from '../calls/callRuns.js';
+import { hostName } from '../hostTool/hostTools.js';
 import { callKey } from './callQuestions.js';
 import { usePageText } from './locales/usePageText.js';
-import type { CallState } from './useExampleSession.js';
+
+/** One call as the log shows it, in either mode. */
+export interface CallEntry {
+  id: string | number;
+  server: string;
+  tool: string;
+  title: string;
+  status: CallStatus;
+  /** 1 for the first run; each Retry runs the same call again under the same entry. */
+  attempt: number;
+  text?: string;
+  note?: CallNote;
+  /** The server's latest progress while it runs (the hosted mode's host reports it). */
+  progress?: { progress: number; total?: number; message?: string };
+}
+
+/** Who runs a call, in the page's language ("This app" is the page's own word). */
+export function useOwnerName() {
+  const say = usePageText();
+  return (owner: string) => (owner === hostName ? say('thisApp') : owner);
+}
 
 /** The page text key of each call status (both modes). */
 export const statusKey = {
@@ -29,14 +52,16 @@ export function CancelCall({ title, onCancel }: { title: string; onCancel(): voi
 }
 
 /** Props of CallLog. */
-export interface CallLogProps {
-  calls: CallState[];
+export interface CallLogProps<Entry extends CallEntry> {
+  calls: readonly Entry[];
   /** Tools with a call running (by call key): a Retry of another entry waits for it. */
   busy: ReadonlySet<string>;
   /** Aborts a running call (the server may never finish, e.g. a sign-in left open). */
-  onCancel(id: number): void;
+  onCancel(id: Entry['id']): void;
   /** Runs a finished call again. */
-  onRetry(call: CallState): void;
+  onRetry(call: Entry): void;
+  /** Set while Run and Retry cannot reach whoever runs the calls (the hosted mode's host is down). */
+  unavailable?: boolean;
 }
 
 /**
@@ -44,8 +69,15 @@ export interface CallLogProps {
  * controls the spec asks for: Cancel while a call runs, Retry once it was declined, failed or was
  * cancelled (a person may change their mind, so a declined call reads the same for every tool).
  */
-export function CallLog({ calls, busy, onCancel, onRetry }: CallLogProps) {
+export function CallLog<Entry extends CallEntry>({
+  calls,
+  busy,
+  onCancel,
+  onRetry,
+  unavailable = false,
+}: CallLogProps<Entry>) {
   const say = usePageText();
+  const ownerName = useOwnerName();
   if (calls.length === 0) return <p className="empty">{say('nothingRun')}</p>;
   return (
     <ol className="calls">
@@ -53,16 +85,26 @@ export function CallLog({ calls, busy, onCancel, onRetry }: CallLogProps) {
         <li key={call.id} className={`call call-${call.status}`} data-tool={call.tool}>
           <div className="call-head">
             <span>
-              <strong>{call.server}</strong> · {call.title}
+              <strong>{ownerName(call.server)}</strong> · {call.title}
               {call.attempt > 1 ? (
                 <span className="attempt">{say('attempt', { attempt: call.attempt })}</span>
               ) : null}
             </span>
             <span className="status">{say(statusKey[call.status])}</span>
           </div>
+          {call.status === 'running' && call.progress !== undefined ? (
+            <CallProgress
+              progress={call.progress.progress}
+              total={call.progress.total}
+              message={call.progress.message}
+              label={say('progress', { tool: call.title })}
+            />
+          ) : null}
           {call.text !== undefined || call.note !== undefined ? (
             <p className="call-text">
-              {call.note === undefined ? call.text : say(call.note, { server: call.server })}
+              {call.note === undefined
+                ? call.text
+                : say(call.note, { server: ownerName(call.server) })}
             </p>
           ) : null}
           {/* "Cancel call" stops the whole call; a question's own Cancel only answers that question. */}
@@ -76,8 +118,12 @@ export function CallLog({ calls, busy, onCancel, onRetry }: CallLogProps) {
                 className="secondary"
                 data-starts-call=""
                 aria-label={say('retryLabel', { tool: call.title })}
-                aria-disabled={busy.has(callKey(call.server, call.tool)) || undefined}
-                onClick={() => onRetry(call)}
+                aria-disabled={
+                  unavailable || busy.has(callKey(call.server, call.tool)) || undefined
+                }
+                onClick={() => {
+                  if (!unavailable && !busy.has(callKey(call.server, call.tool))) onRetry(call);
+                }}
               >
                 {say('retry')}
               </button>

@@ -1,4 +1,5 @@
 import { hostName, hostTools } from '../hostTool/hostTools.js';
+import { useOwnerName } from './CallLog.js';
 import { usePageText } from './locales/usePageText.js';
 import { ToolList } from './ToolList.js';
 import type { ToolEntry } from './useExampleSession.js';
@@ -16,10 +17,11 @@ export interface HostPanelProps {
  */
 export function HostPanel({ busy, onCall }: HostPanelProps) {
   const say = usePageText();
+  const ownerName = useOwnerName();
   return (
-    <article className="server" aria-label={hostName} data-era="host">
+    <article className="server" aria-label={ownerName(hostName)} data-era="host">
       <header>
-        <h2>{hostName}</h2>
+        <h2>{ownerName(hostName)}</h2>
         <span className="era era-host">{say('hostEra')}</span>
       </header>
       <ToolList owner={hostName} tools={hostTools} busy={busy} onCall={onCall} />

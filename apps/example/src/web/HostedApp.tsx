@@ -1,9 +1,10 @@
 import { useRef, useState, useSyncExternalStore } from 'react';
 import type { createRemoteInbox } from '@waitfor/http/client';
-import { CallProgress, ConnectionStatus, WaitforProvider } from '@waitfor/react';
-import { CancelCall, statusKey } from './CallLog.js';
+import { ConnectionStatus, WaitforProvider } from '@waitfor/react';
+import { CallLog, useOwnerName } from './CallLog.js';
 import { QuestionList } from './QuestionList.js';
 import { Settings } from './Settings.js';
+import { SignInWaits } from './SignInWaits.js';
 import type { Theme } from './Settings.js';
 import { ToolList } from './ToolList.js';
 import { callKey } from './callQuestions.js';
@@ -60,6 +61,8 @@ function HostedPage({
     inbox.getConnectionState,
   );
   const started = useRef<string | undefined>(undefined);
+  // The host is down (or not reached yet): what it said last is stale, and nothing can be run.
+  const down = session.link !== 'connected';
   const titles = new Map<string, string>();
   for (const server of session.servers)
     for (const tool of server.tools) titles.set(callKey(server.name, tool.name), tool.title);
@@ -68,9 +71,19 @@ function HostedPage({
       .filter((server) => server.state === 'closed' || server.state === 'reconnecting')
       .map((server) => server.name),
   );
+  const busy = new Set(
+    session.calls
+      .filter((call) => call.status === 'running')
+      .map((call) => callKey(call.server, call.tool)),
+  );
+  const waits = session.calls.flatMap((call) => call.waits ?? []);
   const onCall = (owner: string, tool: { name: string }) => {
     started.current = callKey(owner, tool.name);
     session.callTool(owner, tool.name);
+  };
+  const onRetry = (call: HostedCall) => {
+    started.current = callKey(call.server, call.tool);
+    session.retryCall(call.id);
   };
   return (
     <>
@@ -81,16 +94,24 @@ function HostedPage({
         </div>
         <Settings {...settings} />
       </header>
-      {session.error !== undefined ? (
-        <p role="alert">{say('loadError', { error: session.error })}</p>
-      ) : null}
       <main className="layout">
+        {/* Only once the host was reached and then lost (or never answers): a first connection is quick. */}
+        {down && (session.link === 'reconnecting' || session.link === 'closed') ? (
+          <p role="alert" className="page-alert">
+            {say('hostDown')}
+          </p>
+        ) : session.error !== undefined ? (
+          <p role="alert" className="page-alert">
+            {say('loadError', { error: session.error })}
+          </p>
+        ) : null}
         <section className="servers" aria-label={say('servers')}>
           <ConnectionStatus server={say('inbox')} state={inboxState} />
           {session.servers.map((server) => (
             <ServerBox
               key={server.name}
               server={server}
+              down={down}
               busy={
                 new Set(
                   session.calls
@@ -104,18 +125,27 @@ function HostedPage({
         </section>
         <section className="inbox" aria-label={say('questions')}>
           <h2>{say('questions')}</h2>
+          <SignInWaits waits={waits} />
           <div className="requests">
             <QuestionList
               titles={titles}
               gone={gone}
               startedRef={started}
-              empty={<p className="empty">{say('empty')}</p>}
+              empty={
+                <p className="empty">{say(waits.length > 0 ? 'emptyWhileWaiting' : 'empty')}</p>
+              }
             />
           </div>
         </section>
         <section className="results" aria-label={say('results')}>
           <h2>{say('results')}</h2>
-          <HostedCalls calls={session.calls} onCancel={session.cancelCall} />
+          <CallLog
+            calls={session.calls}
+            busy={busy}
+            onCancel={session.cancelCall}
+            onRetry={onRetry}
+            unavailable={down}
+          />
         </section>
       </main>
     </>
@@ -124,64 +154,39 @@ function HostedPage({
 
 function ServerBox({
   server,
+  down,
   busy,
   onCall,
 }: {
   server: HostedServer;
+  /** The host cannot be reached: the server's state it reported last is not known to hold. */
+  down: boolean;
   busy: ReadonlySet<string>;
   onCall(owner: string, tool: { name: string }): void;
 }) {
   const say = usePageText();
+  const ownerName = useOwnerName();
+  const name = ownerName(server.name);
   return (
-    <article className="server" aria-label={server.name} data-era={server.era}>
+    <article className="server" aria-label={name} data-era={server.era}>
       <header>
-        <h2>{server.name}</h2>
+        <h2>{name}</h2>
         <span className={`era era-${server.era}`}>{say(eraKey[server.era])}</span>
       </header>
-      {server.era === 'host' ? null : server.error !== undefined ? (
+      {server.era === 'host' ? null : down ? (
+        <p className="host-unknown">{say('hostUnknown')}</p>
+      ) : server.error !== undefined ? (
         <p role="alert">{say('connectionFailed', { error: server.error })}</p>
       ) : (
         <ConnectionStatus server={server.name} state={server.state} />
       )}
-      <ToolList owner={server.name} tools={server.tools} busy={busy} onCall={onCall} />
+      <ToolList
+        owner={server.name}
+        tools={server.tools}
+        busy={busy}
+        onCall={onCall}
+        unavailable={down}
+      />
     </article>
-  );
-}
-
-/** The host's calls, newest first: status, progress while running, result, and Cancel call. */
-function HostedCalls({
-  calls,
-  onCancel,
-}: {
-  calls: readonly HostedCall[];
-  onCancel(id: string): void;
-}) {
-  const say = usePageText();
-  if (calls.length === 0) return <p className="empty">{say('nothingRun')}</p>;
-  return (
-    <ol className="calls">
-      {calls.map((call) => (
-        <li key={call.id} className={`call call-${call.status}`} data-tool={call.tool}>
-          <div className="call-head">
-            <span>
-              <strong>{call.server}</strong> · {call.title}
-            </span>
-            <span className="status">{say(statusKey[call.status])}</span>
-          </div>
-          {call.status === 'running' && call.progress !== undefined ? (
-            <CallProgress
-              progress={call.progress.progress}
-              total={call.progress.total}
-              message={call.progress.message}
-              label={say('progress', { tool: call.title })}
-            />
-          ) : null}
-          {call.text !== undefined ? <p className="call-text">{call.text}</p> : null}
-          {call.status === 'running' ? (
-            <CancelCall title={call.title} onCancel={() => onCancel(call.id)} />
-          ) : null}
-        </li>
-      ))}
-    </ol>
   );
 }

@@ -9,6 +9,7 @@ import {
   useLocalization,
   usePendingRequests,
 } from '@waitfor/react';
+import { useOwnerName } from './CallLog.js';
 import { callKey } from './callQuestions.js';
 import { usePageText } from './locales/usePageText.js';
 
@@ -64,6 +65,7 @@ function groupByCall(requests: readonly Request[], unknownServer: string): Group
 export function QuestionList({ titles, gone, startedRef, empty }: QuestionListProps) {
   const { text } = useLocalization();
   const say = usePageText();
+  const ownerName = useOwnerName();
   const requests = usePendingRequests();
   const root = useRef<HTMLDivElement>(null);
   const previous = useRef<readonly Request[] | undefined>(undefined);
@@ -133,7 +135,7 @@ export function QuestionList({ titles, gone, startedRef, empty }: QuestionListPr
                     group.tool === undefined
                       ? say('unknownCall')
                       : (titles.get(group.key) ?? group.tool),
-                  server: group.server,
+                  server: ownerName(group.server),
                 })}
               </h3>
               {gone.has(group.server) ? (

@@ -22,12 +22,17 @@ export function errorText(error: unknown): string {
   return typeof error === 'string' ? error : JSON.stringify(error);
 }
 
+// One code prefix: the SDK's ("MCP error -32603: "), the bridge's ("Server error -32042: ") or a
+// bare JSON-RPC code. The bridge wraps the SDK's message, so a message may carry both.
+const codePrefix = /^(?:(?:MCP error|Server error|JSON-RPC error)\s*)?-?\d{4,5}:\s*/i;
+
 /**
- * A failure as a person reads it: the message without the SDK's "MCP error -32603:" prefix or a
- * JSON-RPC code, which say nothing to whoever answers the questions.
+ * A failure as a person reads it: the message without the SDK's "MCP error -32603:" or the bridge's
+ * "Server error -32042:" prefix (or both), which say nothing to whoever answers the questions.
  */
 export function readableError(error: unknown): string {
-  return errorText(error)
-    .replace(/^(?:MCP error|JSON-RPC error)?\s*-?\d{4,5}:\s*/i, '')
-    .replace(/^MCP error\s*/i, '');
+  let text = errorText(error);
+  for (let stripped = 0; stripped < 3 && codePrefix.test(text); stripped++)
+    text = text.replace(codePrefix, '');
+  return text.replace(/^MCP error\s*/i, '');
 }

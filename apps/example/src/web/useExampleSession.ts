@@ -1,16 +1,19 @@
-import { useCallback, useEffect, useReducer, useRef } from 'react';
-import type { Inbox, WaitFor } from '@waitfor/core';
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import type { Inbox } from '@waitfor/core';
 import type { ConnectionState } from '@waitfor/react';
 import type { LegacySpec } from '@waitfor/legacy-spec';
-import { BridgeError, connect } from '@waitfor/mcp-bridge';
+import { connect } from '@waitfor/mcp-bridge';
 import type { Connection } from '@waitfor/mcp-bridge';
-import { hostName, hostTool } from '../hostTool/hostTools.js';
-import { callKey, noteQuestion } from './callQuestions.js';
+import { hostName } from '../hostTool/hostTools.js';
+import { CallRuns } from '../calls/callRuns.js';
+import type { CallNote, RunState } from '../calls/callRuns.js';
+import { starterOf } from '../calls/starters.js';
 import type { CallQuestions } from './callQuestions.js';
-import { callTimeout } from './callTimeout.js';
 import { loadServers } from './exampleConfig.js';
 import type { ServerConfig } from './exampleConfig.js';
-import { errorText, isToolError, readableError, resultText } from './resultText.js';
+import { errorText } from './resultText.js';
+
+export type { CallNote };
 
 /** A tool a server lists. */
 export interface ToolEntry {
@@ -56,7 +59,7 @@ type Action =
   | { type: 'loadFailed'; error: string }
   | { type: 'server'; name: string; patch: Partial<ServerState> }
   | { type: 'call'; call: CallState }
-  | { type: 'asked'; server: string; tool: string | undefined; id: string };
+  | { type: 'run'; id: number; state: RunState };
 
 function reduce(state: State, action: Action): State {
   switch (action.type) {
@@ -78,25 +81,22 @@ function reduce(state: State, action: Action): State {
       const others = state.calls.filter((call) => call.id !== action.call.id);
       return { ...state, calls: [action.call, ...others].sort((a, b) => b.id - a.id) };
     }
-    case 'asked':
-      return { ...state, calls: noteQuestion(state.calls, action.server, action.tool, action.id) };
+    case 'run':
+      return {
+        ...state,
+        calls: state.calls.map((call) =>
+          call.id === action.id
+            ? {
+                ...call,
+                status: action.state.status,
+                text: action.state.text,
+                note: action.state.note,
+                questions: action.state.questions,
+              }
+            : call,
+        ),
+      };
   }
-}
-
-/** How a call ended in the page's own words (a key of the page's texts). */
-export type CallNote = 'notConnected' | 'cancelledCall' | 'disconnectedCall' | 'declinedCall';
-
-/** Starts one run of a call; resolves with how it ended (an abort rejects). */
-type Starter = (signal: AbortSignal) => Promise<Pick<CallState, 'status' | 'text'>>;
-
-/** What the page remembers of a call while it runs. */
-interface RunningCall {
-  controller: AbortController;
-  key: string;
-  /** The person declined or cancelled one of its questions: its result reads so, whatever follows. */
-  answered: 'declined' | 'cancelled' | undefined;
-  /** The server's connection losses when the run started: one more means it went away. */
-  losses: number;
 }
 
 /** A connection's live state, where the bridge offers one (`connection.state`). */
@@ -144,37 +144,13 @@ export function useExampleSession(inbox: Inbox, legacy: LegacySpec) {
   const [state, dispatch] = useReducer(reduce, { servers: [], calls: [] });
   const connections = useRef(new Map<string, Connection>());
   const nextCall = useRef(1);
-  // Every running call by id: Cancel aborts it through its controller.
-  const running = useRef(new Map<number, RunningCall>());
+  // Every call's life (one run per tool, its questions, decline and cancel): shared with the
+  // hosted mode's host, which runs the same class.
+  const [runs] = useState(
+    () => new CallRuns<number>((id, run) => dispatch({ type: 'run', id, state: run })),
+  );
   // How often each server's connection was lost (a call that spans a loss failed because of it).
   const losses = useRef(new Map<string, number>());
-
-  // The inbox answers every question. Each is first noted on the run that asked it (server and
-  // tool: Run never starts the same call twice), and a decline is remembered for that run's result.
-  const noting = useCallback(
-    (server: string): WaitFor =>
-      async (request, context) => {
-        const origin = request.data?.origin;
-        const named = origin !== undefined && Object.hasOwn(origin, 'tool') ? origin.tool : '';
-        const tool = typeof named === 'string' && named !== '' ? named : undefined;
-        dispatch({ type: 'asked', server, tool, id: request.id });
-        const answer = await inbox.waitFor(request, context);
-        const { reason } = answer;
-        const said =
-          reason === 'declined' ? 'declined' : reason === 'cancelled' ? 'cancelled' : undefined;
-        if (!answer.ok && said !== undefined) {
-          for (const call of running.current.values())
-            if (
-              tool === undefined
-                ? call.key.startsWith(`${server}\0`)
-                : call.key === callKey(server, tool)
-            )
-              call.answered ??= said;
-        }
-        return answer;
-      },
-    [inbox],
-  );
 
   useEffect(() => {
     const controller = new AbortController();
@@ -190,7 +166,7 @@ export function useExampleSession(inbox: Inbox, legacy: LegacySpec) {
               { url: config.url },
               {
                 ...reconnect,
-                waitFor: noting(config.name),
+                waitFor: runs.noting(config.name, inbox.waitFor),
                 name: 'waitfor-example-page',
                 serverName: config.name,
                 extensions: [legacy.extension],
@@ -237,98 +213,35 @@ export function useExampleSession(inbox: Inbox, legacy: LegacySpec) {
     start().catch((error: unknown) => {
       if (!controller.signal.aborted) dispatch({ type: 'loadFailed', error: errorText(error) });
     });
-    const calls = running.current;
     const connected = connections.current;
     return () => {
       controller.abort();
       for (const unsubscribe of unsubscribes) unsubscribe();
-      for (const call of calls.values())
-        call.controller.abort(new Error('The page closed its connections'));
-      calls.clear();
+      runs.stop(new Error('The page closed its connections'));
       for (const connection of opened) void connection.close();
       connected.clear();
     };
-  }, [legacy, noting]);
+  }, [inbox, legacy, runs]);
 
-  // What runs a call: the example's own tool (it asks through the inbox itself, as both servers'
-  // questions do), or the server's tool over its connection; undefined when that is not connected.
-  const starter = useCallback(
-    (call: Pick<CallState, 'server' | 'tool'>): Starter | undefined => {
-      const host = call.server === hostName ? hostTool(call.tool) : undefined;
-      if (host !== undefined)
-        return (signal) =>
-          host.run(noting(hostName), signal).then((text) => ({ status: 'done', text }));
-      const connection = connections.current.get(call.server);
-      if (connection === undefined || statusOf(connection) === 'closed') return undefined;
-      return (signal) =>
-        connection
-          .callTool(
-            { name: call.tool, arguments: {} },
-            { timeout: callTimeout(connection), signal },
-          )
-          .then((result: unknown) => ({
-            status: isToolError(result) ? 'failed' : 'done',
-            text: resultText(result),
-          }));
-    },
-    [noting],
-  );
-
-  // Runs (or runs again) one call under its own abort controller. Only this page aborts it, so an
-  // aborted signal means the person cancelled, whatever error the abort surfaced as.
-  // Each run starts with no questions: what an earlier attempt asked ended with that attempt.
-  // A call already running (same server and tool) is not started again.
+  // Runs (or runs again) one call; a call already running (same server and tool) is not started
+  // again. Each run starts with no questions: what an earlier attempt asked ended with that attempt.
   const run = useCallback(
     (call: Omit<CallState, 'status' | 'text' | 'note' | 'questions'>) => {
-      const key = callKey(call.server, call.tool);
-      for (const other of running.current.values()) if (other.key === key) return;
-      const start = starter(call);
-      if (start === undefined) {
-        dispatch({
-          type: 'call',
-          call: {
-            ...call,
-            status: 'failed',
-            note: 'notConnected',
-            questions: [],
-          },
-        });
-        return;
-      }
-      const controller = new AbortController();
-      const entry: RunningCall = {
-        controller,
-        key,
-        answered: undefined,
-        losses: losses.current.get(call.server) ?? 0,
-      };
-      running.current.set(call.id, entry);
+      if (runs.busy(call.server, call.tool)) return;
       dispatch({ type: 'call', call: { ...call, status: 'running', questions: [] } });
-      const finish = (patch: Pick<CallState, 'status' | 'text' | 'note'>) => {
-        if (running.current.get(call.id) !== entry) return;
-        running.current.delete(call.id);
-        dispatch({ type: 'call', call: { ...call, ...patch, questions: [] } });
-      };
-      const lost = () => (losses.current.get(call.server) ?? 0) > entry.losses;
-      const cancelled = { status: 'cancelled', note: 'cancelledCall' } as const;
-      start(controller.signal).then(
-        (ended) =>
-          finish(entry.answered === undefined ? ended : { ...ended, status: entry.answered }),
-        (error: unknown) =>
-          finish(
-            controller.signal.aborted
-              ? cancelled
-              : lost()
-                ? { status: 'failed', note: 'disconnectedCall' }
-                : entry.answered !== undefined
-                  ? { status: entry.answered, note: 'declinedCall' }
-                  : BridgeError.isInstance(error) && error.code === 'aborted'
-                    ? cancelled
-                    : { status: 'failed', text: readableError(error) },
-          ),
+      const losing = losses.current.get(call.server) ?? 0;
+      runs.start(
+        call.id,
+        call.server,
+        call.tool,
+        starterOf(call.server, call.tool, {
+          hostWaitFor: runs.noting(hostName, inbox.waitFor),
+          connection: connections.current.get(call.server),
+        }),
+        () => (losses.current.get(call.server) ?? 0) > losing,
       );
     },
-    [starter],
+    [inbox, runs],
   );
 
   const callTool = useCallback(
@@ -338,18 +251,16 @@ export function useExampleSession(inbox: Inbox, legacy: LegacySpec) {
   );
 
   /** Aborts a running call: the bridge ends it and its open questions leave the list. */
-  const cancelCall = useCallback((id: number) => {
-    running.current.get(id)?.controller.abort(new Error('Cancelled from the page'));
-  }, []);
+  const cancelCall = useCallback((id: number) => void runs.cancel(id), [runs]);
 
   /** Runs a finished call again, in the same entry (not while the same call runs). */
   const retryCall = useCallback(
     (call: CallState) => {
-      if (running.current.has(call.id)) return;
+      if (runs.running(call.id)) return;
       const { id, server, tool, title } = call;
       run({ id, server, tool, title, attempt: call.attempt + 1 });
     },
-    [run],
+    [run, runs],
   );
 
   return { ...state, callTool, cancelCall, retryCall };

@@ -1,18 +1,14 @@
 import { useCallback, useEffect, useState } from 'react';
+import { followEventStream } from '@waitfor/http/client';
+import type { ConnectionState } from '@waitfor/http/client';
 import type { HostedCall } from '../host/hostedCalls.js';
 import type { HostedServer } from '../host/hostedSession.js';
 import { errorText } from './resultText.js';
 
 export type { HostedCall, HostedServer };
 
-// How often the page reads the host's servers and calls (progress and states change on the host).
-const pollMs = 500;
-
-const read = async <Body>(path: string, signal: AbortSignal): Promise<Body> => {
-  const response = await fetch(path, { signal, cache: 'no-store' });
-  if (!response.ok) throw new Error(`${path} answered ${response.status}`);
-  return (await response.json()) as Body;
-};
+/** Where the host's event stream lives (`GET /api/events`, next to the inbox's). */
+const eventsUrl = '/api/events';
 
 const post = async (path: string, body: unknown): Promise<void> => {
   const response = await fetch(path, {
@@ -24,53 +20,45 @@ const post = async (path: string, body: unknown): Promise<void> => {
 };
 
 /**
- * The hosted mode's servers and calls as the host reports them (`/api/servers`, `/api/calls`),
- * read again every half second, and Run and Cancel sent to it. A host that cannot be reached keeps
- * the last known lists and says so (`error`) until it answers again.
+ * The hosted mode's servers and calls as the host reports them: one event stream (`/api/events`)
+ * followed as the question inbox's is, with its backoff, and Run, Retry and Cancel sent to the
+ * host. While the host cannot be reached, `link` is not `connected` and the last known lists stay.
  */
 export function useHostedSession() {
   const [servers, setServers] = useState<HostedServer[]>([]);
   const [calls, setCalls] = useState<HostedCall[]>([]);
   const [error, setError] = useState<string | undefined>(undefined);
-  const [tick, setTick] = useState(0);
+  const [link, setLink] = useState<ConnectionState>('connecting');
 
   useEffect(() => {
-    const controller = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const poll = async () => {
-      try {
-        const [listed, called] = await Promise.all([
-          read<{ servers: HostedServer[] }>('/api/servers', controller.signal),
-          read<{ calls: HostedCall[] }>('/api/calls', controller.signal),
-        ]);
-        setServers(listed.servers);
-        setCalls(called.calls);
-        setError(undefined);
-      } catch (failure) {
-        if (!controller.signal.aborted) setError(errorText(failure));
-      }
-      if (!controller.signal.aborted) timer = setTimeout(() => void poll(), pollMs);
-    };
-    void poll();
+    const followed = followEventStream({ url: eventsUrl }, (event, data) => {
+      if (event !== 'state') return;
+      const state = data as { servers?: HostedServer[]; calls?: HostedCall[] } | null;
+      setServers(Array.isArray(state?.servers) ? state.servers : []);
+      setCalls(Array.isArray(state?.calls) ? state.calls : []);
+      setError(undefined);
+    });
+    const unsubscribe = followed.subscribeConnection(() => setLink(followed.getConnectionState()));
     return () => {
-      controller.abort();
-      clearTimeout(timer);
+      unsubscribe();
+      followed.close();
     };
-  }, [tick]);
+  }, []);
 
-  // After Run or Cancel the lists are read again at once (a fresh poll loop).
+  const send = useCallback((path: string) => {
+    post(path, {}).catch((failure: unknown) => setError(errorText(failure)));
+  }, []);
   const callTool = useCallback((server: string, tool: string) => {
-    post('/api/calls', { server, tool }).then(
-      () => setTick((count) => count + 1),
-      (failure: unknown) => setError(errorText(failure)),
-    );
+    post('/api/calls', { server, tool }).catch((failure: unknown) => setError(errorText(failure)));
   }, []);
-  const cancelCall = useCallback((id: string) => {
-    post(`/api/calls/${encodeURIComponent(id)}/cancel`, {}).then(
-      () => setTick((count) => count + 1),
-      (failure: unknown) => setError(errorText(failure)),
-    );
-  }, []);
+  const cancelCall = useCallback(
+    (id: string) => send(`/api/calls/${encodeURIComponent(id)}/cancel`),
+    [send],
+  );
+  const retryCall = useCallback(
+    (id: string) => send(`/api/calls/${encodeURIComponent(id)}/retry`),
+    [send],
+  );
 
-  return { servers, calls, error, callTool, cancelCall };
+  return { servers, calls, link, error, callTool, cancelCall, retryCall };
 }

@@ -32,7 +32,7 @@ const english = {
   unknownCall: 'A call',
   groupGone: '{server} disconnected: these questions can no longer reach it.',
   nothingRun: 'Nothing run yet.',
-  attempt: ' · attempt {attempt}',
+  attempt: ' · run {attempt} times',
   running_: 'waiting…',
   done: 'done',
   declined: 'declined',
@@ -46,6 +46,12 @@ const english = {
   cancelledCall: 'Cancelled: the call was stopped and its questions withdrawn.',
   disconnectedCall: '{server} disconnected: the call ended and its questions were withdrawn.',
   declinedCall: 'You declined, so the tool did not go on.',
+  hostRestarted: 'The host restarted: this call ended with it, and its questions were withdrawn.',
+  hostDown:
+    'The example host cannot be reached. This page tries again by itself; until then nothing can be run and answers cannot be sent.',
+  hostUnknown: 'Not known while the host cannot be reached.',
+  runUnavailable: 'Run {tool} (the host cannot be reached)',
+  thisApp: 'This app',
   hostedIntro:
     'Two MCP servers — one of the 2025 (legacy) era, one of the 2026 (modern) era — and a tool of this app itself ask you questions. Their clients run on the host, which keeps every open question: reload, or open this page in a second browser, and the same list is there.',
   inbox: 'Question inbox',
@@ -86,7 +92,7 @@ const german: Record<PageTextKey, string> = {
   unknownCall: 'Ein Aufruf',
   groupGone: '{server} ist getrennt: Diese Fragen erreichen ihn nicht mehr.',
   nothingRun: 'Noch nichts gestartet.',
-  attempt: ' · Versuch {attempt}',
+  attempt: ' · {attempt}-mal gestartet',
   running_: 'wartet…',
   done: 'fertig',
   declined: 'abgelehnt',
@@ -100,6 +106,13 @@ const german: Record<PageTextKey, string> = {
   cancelledCall: 'Abgebrochen: Der Aufruf wurde beendet und seine Fragen zurückgezogen.',
   disconnectedCall: '{server} ist getrennt: Der Aufruf endete, seine Fragen wurden zurückgezogen.',
   declinedCall: 'Sie haben abgelehnt, also ging das Werkzeug nicht weiter.',
+  hostRestarted:
+    'Der Host wurde neu gestartet: Dieser Aufruf endete damit, seine Fragen wurden zurückgezogen.',
+  hostDown:
+    'Der Beispiel-Host ist nicht erreichbar. Diese Seite versucht es von selbst erneut; bis dahin kann nichts gestartet und keine Antwort gesendet werden.',
+  hostUnknown: 'Unbekannt, solange der Host nicht erreichbar ist.',
+  runUnavailable: 'Starten: {tool} (der Host ist nicht erreichbar)',
+  thisApp: 'Diese App',
   hostedIntro:
     'Zwei MCP-Server — einer aus der Ära 2025 (legacy), einer aus der Ära 2026 (modern) — und ein Werkzeug dieser App selbst stellen Ihnen Fragen. Ihre Clients laufen auf dem Host, der jede offene Frage aufbewahrt: Laden Sie neu oder öffnen Sie diese Seite in einem zweiten Browser, und dieselbe Liste ist da.',
   inbox: 'Fragen-Eingang',
