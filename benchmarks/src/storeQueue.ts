@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { startPostgres } from '../../packages/store/src/__fixtures__/postgresServer';
-import type { StatementCount } from './countingDriver';
+import { statementsPer, type StatementCount } from './countingDriver';
 import { ms, times } from './format';
 import type { BenchResult, Figure } from './result';
 import {
@@ -62,7 +62,7 @@ function throughputFigures(samples: ThroughputSamples, notes: string[]): Figure[
   };
   if (!within(ratio))
     notes.push(
-      `The store answered ${perSecond(store)} against pg-boss's ${perSecond(pgBoss)} (medians of ${THROUGHPUT_RUNS} alternating runs), ${times(ratio.value)} the time per answer, over the ${budgets.throughput.label} budget. Per answer the three hosts ran ${statements.toFixed(1)} statements in all, where a pg-boss job takes two (fetch, complete); per-run ratios ${range(perRun, times)}.`,
+      `The store answered ${perSecond(store)} against pg-boss's ${perSecond(pgBoss)} (medians of ${THROUGHPUT_RUNS} alternating runs), ${times(ratio.value)} the time per answer, over the ${budgets.throughput.label} budget. Per answer the three hosts ran ${statements.toFixed(1)} statements in all, where a pg-boss job takes two (fetch, complete): ${statementsPer(samples.storeCounts, THROUGHPUT_RUNS * QUEUE_ANSWERS)}; per-run ratios ${range(perRun, times)}.`,
     );
   return [
     {
@@ -83,7 +83,7 @@ function throughputFigures(samples: ThroughputSamples, notes: string[]): Figure[
   ];
 }
 
-const total = (counts: StatementCount[], key: keyof StatementCount) =>
+const total = (counts: StatementCount[], key: 'statements' | 'ms' | 'transactions') =>
   median(counts.map((count) => count[key]));
 
 /** The trip figures, and the note on a missed budget: where the store's time goes. */
@@ -126,7 +126,7 @@ function resumeFigures(samples: ResumeSamples, notes: string[]): Figure[] {
   if (missed.length > 0) {
     const statementMs = total(a, 'ms') + total(b, 'ms');
     notes.push(
-      `${missed.map((figure) => `${figure.name} is ${times(figure.value)}`).join('; ')}, over the ${budgets.resume.label} budget. The floor is one statement and two notices; the store's trip, median per trip, ran ${total(a, 'statements')} statements on A (the answer, reading the result) taking ${ms(total(a, 'ms'))} and ${total(b, 'statements')} on B (claiming, resuming and finishing the call) taking ${ms(total(b, 'ms'))}, plus ${total(a, 'transactions') + total(b, 'transactions')} transactions — about ${ms(statementMs)} of its ${ms(store)} in statements; the rest is two notices (ready to B, done to A) and the in-memory MCP round trip to the server.`,
+      `${missed.map((figure) => `${figure.name} is ${times(figure.value)}`).join('; ')}, over the ${budgets.resume.label} budget. The store's trip, median per trip, ran ${total(a, 'statements')} statements on A (the answer, reading the result) taking ${ms(total(a, 'ms'))} and ${total(b, 'statements')} on B (claiming, resuming and finishing the call) taking ${ms(total(b, 'ms'))}, plus ${total(a, 'transactions') + total(b, 'transactions')} transactions — about ${ms(statementMs)} of its ${ms(store)} in statements; the rest is two notices (ready to B, done to A) and the in-memory MCP round trip to the server. The floor sends three statements (UPDATE, NOTIFY, the NOTIFY back). Per trip, A ran ${statementsPer(a, RESUMES)}; B ran ${statementsPer(b, RESUMES)}.`,
     );
   }
   return figures;
@@ -148,7 +148,9 @@ function claimFigures(samples: ClaimSamples[], notes: string[]): Figure[] {
         value: median(size[key]),
         unit: 'ms',
         runs: size[key].length,
-        detail: `p99 ${ms(quantile(size[key], 0.99))}; plan: ${size.plan}`,
+        detail:
+          `p99 ${ms(quantile(size[key], 0.99))}` +
+          (key === 'empty' ? `; claimCall's plan: ${size.plan}` : ''),
       });
     const [first, last] = [samples[0]!, samples[samples.length - 1]!];
     const flat: Figure = {

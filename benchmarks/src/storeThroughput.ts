@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { accept } from '@waitfor/core';
 import { createStore, postgresDriver, type Store, type StoreInbox } from '@waitfor/store';
-import { countingDriver, type CountingDriver } from './countingDriver';
+import { countingDriver, type CountingDriver, type StatementCount } from './countingDriver';
 import { bounded } from './bounded';
 import { question, until } from './inboxQuestions';
 import type { PgBossRun } from './pgBossWorkers';
@@ -34,6 +34,8 @@ export interface ThroughputSamples {
   store: number[];
   pgBoss: number[];
   storeStatements: number[];
+  /** What the hosts ran in every timed store run (all three hosts' counts per run). */
+  storeCounts: StatementCount[];
 }
 
 /** The pg-boss child: one run per call, stopped by close. */
@@ -100,8 +102,9 @@ async function storeRun(inboxes: StoreInbox[], counters: CountingDriver[], run: 
   const seconds = (performance.now() - start) / 1000;
   if (!won.every(Boolean) || !resumed.every((answer) => answer.ok))
     throw new Error('an answer was lost');
-  const statements = counters.reduce((total, counter) => total + counter.read().statements, 0);
-  return { perSecond: QUEUE_ANSWERS / seconds, statements: statements / QUEUE_ANSWERS };
+  const counts = counters.map((counter) => counter.read());
+  const statements = counts.reduce((total, count) => total + count.statements, 0);
+  return { perSecond: QUEUE_ANSWERS / seconds, statements: statements / QUEUE_ANSWERS, counts };
 }
 
 /** Both sides on one server: the store in database `storeUrl`, pg-boss in `pgBossUrl`. */
@@ -117,7 +120,12 @@ export async function sampleThroughput(
     hosts.push(await createStore({ driver: counter.driver, instance, pollMs: 0 }));
   }
   const boss = await startPgBoss(pgBossUrl);
-  const samples: ThroughputSamples = { store: [], pgBoss: [], storeStatements: [] };
+  const samples: ThroughputSamples = {
+    store: [],
+    pgBoss: [],
+    storeStatements: [],
+    storeCounts: [],
+  };
   try {
     const inboxes = await Promise.all(hosts.map((host) => host.inbox('throughput')));
     await bounded(storeRun(inboxes, counters, 'warm'), RUN_LIMIT_MS, 'a store run');
@@ -131,6 +139,7 @@ export async function sampleThroughput(
         );
         samples.store.push(result.perSecond);
         samples.storeStatements.push(result.statements);
+        samples.storeCounts.push(...result.counts);
       };
       const pgBossSide = async () =>
         void samples.pgBoss.push(QUEUE_ANSWERS / (await boss.run(QUEUE_ANSWERS)).seconds);
