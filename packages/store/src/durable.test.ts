@@ -81,10 +81,12 @@ describe.each([
       [started.callId],
     );
     expect(call).toMatchObject({ state: 'complete', claimed_by: null, suspension: null });
-    // One resume per round: a claim is taken once, never twice.
+    // One resume per round: a claim is taken once, never twice, and each claim is recorded.
     expect((call!.trace as { outcome: string }[]).map((step) => step.outcome)).toEqual([
       'suspended',
+      'claimed',
       'suspended',
+      'claimed',
       'complete',
     ]);
     // Resumed with the answers, then their data is gone.
@@ -125,7 +127,7 @@ it('takes over a call whose host died holding it, once its lease ran out', async
     ]);
     expect(call).toMatchObject({
       state: 'complete',
-      trace: [{}, { outcome: 'complete', by: 'b' }],
+      trace: [{}, { outcome: 'claimed', by: 'b' }, { outcome: 'complete', by: 'b' }],
     });
   } finally {
     await fleet.close();
@@ -161,7 +163,9 @@ describe('a durable call whose resume fails', () => {
       ]);
       expect((call!.trace as { outcome: string }[]).map((step) => step.outcome)).toEqual([
         'suspended',
+        'claimed',
         'retry',
+        'claimed',
         'complete',
       ]);
     } finally {
@@ -191,7 +195,9 @@ describe('a durable call whose resume fails', () => {
       expect(call!.state).toBe('failed');
       expect((call!.trace as { outcome: string }[]).map((step) => step.outcome)).toEqual([
         'suspended',
+        'claimed',
         'retry',
+        'claimed',
         'failed',
       ]);
     } finally {

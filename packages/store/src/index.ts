@@ -1,7 +1,7 @@
 export { createStore, maxScopeLength } from './store';
 export type { Store, StoreOptions } from './store';
 export type { StoreInbox, StoreInboxOptions } from './storeInbox';
-export { maxIdLength, maxRequestBytes } from './storeInbox';
+export { maxAnswerBytes, maxIdLength, maxRequestBytes } from './storeInbox';
 export { StoreError } from './storeError';
 export type { StoreErrorCode, StoreErrorOptions } from './storeError';
 export type { Driver, Queryable, Row } from './drivers/driver';
@@ -9,5 +9,5 @@ export { pgliteDriver } from './drivers/pglite';
 export type { PgliteDriverOptions } from './drivers/pglite';
 export { postgresDriver } from './drivers/postgres';
 export type { PostgresDriverOptions } from './drivers/postgres';
-export { migrate, migrations } from './migrations';
+export { migrate, migrationScript, schemaVersion } from './migrations';
 export type { DurableCalls, DurableCallsOptions, DurableCallStart } from './calls/durableCalls';

@@ -57,7 +57,7 @@ it('closes the questions of a host killed with -9 for everyone once its lease ru
 
   killAll();
   await exited;
-  // Nobody renews A's lease now: a sweep (any host's poll) closes its question for everyone.
+  // Nobody renews A's lease now: once it ran out, A's question is no longer offered …
   await expect
     .poll(
       async () => {
@@ -71,6 +71,13 @@ it('closes the questions of a host killed with -9 for everyone once its lease ru
   const { default: pg } = await import('pg');
   const direct = new pg.Client({ connectionString });
   await direct.connect();
+  // … and after the grace period a sweep (any host's poll) closes it for everyone.
+  const stateOfHeld = async () => {
+    await b.sweep();
+    const { rows } = await direct.query(`SELECT state FROM waitfor_questions WHERE id = 'held'`);
+    return rows[0]?.state;
+  };
+  await expect.poll(stateOfHeld, { timeout: 30_000, interval: 250 }).toBe('closed');
   const { rows } = await direct.query(
     'SELECT id, state, asked_by FROM waitfor_questions ORDER BY seq',
   );

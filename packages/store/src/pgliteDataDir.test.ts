@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import { accept } from '@waitfor/core';
 import { afterAll, expect, it } from 'vitest';
 import { useDualEraServer } from '../../mcp-bridge/src/__fixtures__/clients';
@@ -10,15 +11,16 @@ import { createStore, pgliteDriver, StoreError } from './index';
 const mcp = useDualEraServer();
 const dataDir = mkdtempSync(join(tmpdir(), 'waitfor-pglite-'));
 const callDir = mkdtempSync(join(tmpdir(), 'waitfor-pglite-'));
+const killedDir = mkdtempSync(join(tmpdir(), 'waitfor-pglite-'));
 afterAll(() => {
   killHosts();
   rmSync(dataDir, { recursive: true, force: true });
   rmSync(callDir, { recursive: true, force: true });
+  rmSync(killedDir, { recursive: true, force: true });
 });
 
-it('keeps a question open across a close and a reopen of a PGlite data directory', async () => {
+it('ends its open questions for everyone when the host closes: after a reopen nothing is left to answer', async () => {
   const request = { id: 'persisted', kind: 'approval', prompt: 'Deploy to production?' };
-  // The same host stopped and started again: the same instance, whose lease keeps its questions.
   const first = await createStore({
     driver: pgliteDriver({ dataDir }),
     instance: 'host-1',
@@ -28,7 +30,7 @@ it('keeps a question open across a close and a reopen of a PGlite data directory
   const waiting = before.waitFor(request);
   await expect.poll(() => before.getSnapshot().length).toBe(1);
   await first.close();
-  // The process that asked is gone: its wait ends, the question does not.
+  // The process that asked is gone: its wait ends, and so does the question.
   const ended = await waiting;
   expect(ended).toEqual({ id: 'persisted', ok: false, reason: 'cancelled' });
   expect(StoreError.isInstance((ended as { cause?: unknown }).cause)).toBe(true);
@@ -39,14 +41,34 @@ it('keeps a question open across a close and a reopen of a PGlite data directory
     instance: 'host-1',
     pollMs: 0,
   });
-  await second.sweep();
   const after = await second.inbox('ops');
-  expect(after.getSnapshot()).toEqual([request]);
-  // Answered after the restart: recorded once, then gone from the snapshot.
-  expect(await after.submit(accept(request))).toBe(true);
+  // Nobody would read an answer: it is not offered, and one sent anyway is refused.
+  expect(after.getSnapshot()).toEqual([]);
   expect(await after.submit(accept(request))).toBe(false);
-  await expect.poll(() => after.getSnapshot()).toEqual([]);
   await second.close();
+});
+
+it('ends at once, on a restart under the same instance, the question a host killed with -9 left open', async () => {
+  const host = await startHost(killedDir, 'host-2', mcp.url, { leaseMs: 60_000, pollMs: 0 });
+  // A legacy-era question: the host holds the connection, nobody else can deliver its answer.
+  void host.send('legacy', { tool: 'ask_form' }).catch(() => {});
+  const [question] = (await host.send('questions', { count: 1 })).questions as { id: string }[];
+  await host.kill();
+
+  // The same host again, long before its 60 s lease would run out.
+  const again = await createStore({
+    driver: pgliteDriver({ dataDir: killedDir }),
+    instance: 'host-2',
+    pollMs: 0,
+  });
+  const inbox = await again.inbox('fleet');
+  expect(inbox.getSnapshot()).toEqual([]);
+  expect(await inbox.submit(accept(question!.id, { name: 'Ada' }))).toBe(false);
+  await again.close();
+  const db = await PGlite.create({ dataDir: killedDir });
+  const { rows } = await db.query('SELECT id, state, outcome FROM waitfor_questions');
+  await db.close();
+  expect(rows).toEqual([{ id: question!.id, state: 'closed', outcome: 'closed' }]);
 });
 
 it('completes a durable call whose question was open when its host stopped, in a new process on the same data directory', async () => {

@@ -1,108 +1,229 @@
-// Every statement of the store, with parameters only: no value is ever spliced into SQL text.
+// Every statement of the store's questions and hosts, with parameters only: no value is ever
+// spliced into SQL text (the schema is a checked identifier, see names.ts).
 // `seq` travels as text: a bigint is a string in `pg` and would lose precision as a JS number.
+//
+// The invariant that keeps answers: every state change is ONE statement whose own WHERE names the
+// state it leaves (built by `transition`). Under READ COMMITTED an UPDATE that waited on a row
+// another transaction changed re-checks its WHERE against the new row, so a sweep that waited on an
+// answer's lock leaves the answered row alone. A sub-select alone would not: it is not re-checked.
+import type { Names } from './names';
 
-/** The one NOTIFY channel of the store. */
-export const channel = 'waitfor_store';
+/** A state a question row can be in. */
+export type QuestionState = 'open' | 'answered' | 'cancelled' | 'expired' | 'closed';
 
-// The payload names the scope, the question and its row; `e` says whether it opened or ended.
-// Scopes and ids are bounded by the store, so it stays under NOTIFY's 8000-byte limit.
-const notify = (event: 'open' | 'end'): string =>
-  `pg_notify('${channel}', json_build_object('s', scope, 'i', id, 'q', seq::text, 'e', '${event}')::text)`;
+/** Most rows one sweep statement ends; the rest wait for the next sweep. */
+export const batchSize = 1000;
+
+/** Up to this many ended rows a statement announces one by one; past it, once per scope. */
+export const rowNotices = 100;
+
+interface Transition {
+  table: string;
+  alias: string;
+  /** The states the row may leave: the statement changes nothing in any other. */
+  from: readonly string[];
+  set: string;
+  where: string;
+  returning: string;
+}
+
+/** An UPDATE that changes a row's state, conditional on the state it leaves (see the top of this file). */
+export function transition({ table, alias, from, set, where, returning }: Transition): string {
+  const states = from.map((state) => `'${state}'`).join(', ');
+  return `UPDATE ${table} AS ${alias} SET ${set}
+    WHERE (${where}) AND ${alias}.state IN (${states})
+    RETURNING ${returning}`;
+}
+
+const notice = (names: Names, event: string, source = '') =>
+  `pg_notify('${names.channel}', json_build_object('s', ${source}scope, 'i', ${source}id, 'q', ${source}seq::text, 'e', '${event}')::text)`;
 
 /**
- * Opens a question unless one with its id is open in its scope; returns its `seq`, or no row. $8 is
- * the durable call it belongs to (null for a question someone waits for in memory).
+ * Announces the rows of the CTE `ended` and returns `{ended, notices}`: each row's `end` while
+ * there are few, else one `changed` per scope (every inbox of it reloads), so a sweep of thousands
+ * of rows never floods NOTIFY.
  */
-export const insertQuestion = `WITH asked AS (
-  INSERT INTO waitfor_questions (scope, id, kind, request, origin, expires_at, asked_by, call_id)
-  VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6::timestamptz, $7, $8::text)
+const announceEnded = (names: Names) => `total AS (SELECT count(*)::int AS n FROM ended),
+notices AS (
+  SELECT ${notice(names, 'end')} FROM ended, total WHERE total.n <= ${rowNotices}
+  UNION ALL
+  SELECT pg_notify('${names.channel}', json_build_object('s', scope, 'e', 'changed')::text)
+  FROM (SELECT DISTINCT scope FROM ended) AS scopes, total WHERE total.n > ${rowNotices})
+SELECT total.n AS ended, (SELECT count(*) FROM notices)::int AS notices FROM total`;
+
+/** The answer of a row without its data, rebuilt from the row's own columns (no JSON parsed). */
+const answerWithoutData = (alias: string) => `CASE WHEN ${alias}.answer IS NULL THEN NULL
+  WHEN ${alias}.outcome = 'accepted' THEN json_build_object('id', ${alias}.id, 'ok', true)
+  ELSE json_build_object('id', ${alias}.id, 'ok', false, 'reason', ${alias}.outcome) END`;
+
+/** True while the host that asked `alias`'s question holds a live lease (durable calls have no host). */
+const askerAlive = (names: Names, alias: string, slackMs = '0') =>
+  `(${alias}.call_id IS NOT NULL OR EXISTS (
+    SELECT 1 FROM ${names.instances} AS host WHERE host.instance = ${alias}.asked_by
+      AND host.lease_until >= now() - ${slackMs}::double precision * interval '1 millisecond'))`;
+
+/** The statements of the store in one schema. */
+export function questionStatements(names: Names) {
+  const q = names.questions;
+  return {
+    /**
+     * Opens a question unless one with its id is open in its scope; returns its `seq`, or no row.
+     * $8 is the durable call it belongs to (null for a question someone waits for in memory).
+     * Request and origin are `json`: kept as the text that was asked, key order and all.
+     */
+    insertQuestion: `WITH asked AS (
+  INSERT INTO ${q} (scope, id, kind, request, origin, expires_at, asked_by, call_id)
+  VALUES ($1, $2, $3, $4::json, $5::json, $6::timestamptz, $7, $8::text)
   ON CONFLICT (scope, id) WHERE state = 'open' DO NOTHING
   RETURNING seq, scope, id)
-SELECT seq::text AS seq, ${notify('open')} FROM asked`;
+SELECT seq::text AS seq, ${notice(names, 'open')} FROM asked`,
 
-/**
- * Ends one open question, first writer wins: $3 is the new state. An answer ($3 = 'answered')
- * counts only before `expires_at` ($8, the caller's clock). The request is dropped unless kept ($7).
- */
-export const endQuestion = `WITH ended AS (
-  UPDATE waitfor_questions
-  SET state = $3::text, answer = $4::jsonb, outcome = $5::text, answered_by = $6::text,
-    ended_at = now(), request = CASE WHEN $7::boolean THEN request END
-  WHERE scope = $1 AND seq = $2::bigint AND state = 'open'
-    AND ($3::text <> 'answered' OR expires_at IS NULL OR expires_at > $8::timestamptz)
-  RETURNING seq, scope, id)
-SELECT seq::text AS seq, ${notify('end')} FROM ended`;
+    /**
+     * open → $3 (answered, cancelled, expired): first writer wins. An answer counts only before
+     * `expires_at` ($8, the caller's clock) and while its asker is alive (a host known to be gone
+     * reads no answer). The request is dropped unless kept ($7). Returns `seq` and `durable`.
+     */
+    endQuestion: `WITH ended AS (
+  ${transition({
+    table: q,
+    alias: 'question',
+    from: ['open'],
+    set: `state = $3::text, answer = $4::json, outcome = $5::text, answered_by = $6::text,
+      ended_at = now(), request = CASE WHEN $7::boolean THEN question.request END`,
+    where: `question.scope = $1 AND question.seq = $2::bigint
+      AND ($3::text <> 'answered' OR ((question.expires_at IS NULL OR question.expires_at > $8::timestamptz)
+        AND ${askerAlive(names, 'question')}))`,
+    returning: 'question.seq, question.scope, question.id, question.call_id',
+  })})
+SELECT seq::text AS seq, call_id IS NOT NULL AS durable, ${notice(names, 'end')} FROM ended`,
 
-/** Ends every open question past its `expires_at` ($1), of one scope ($2) or of all (null). */
-export const expireDue = `WITH ended AS (
-  UPDATE waitfor_questions
-  SET state = 'expired', outcome = 'expired', ended_at = now(),
-    request = CASE WHEN $3::boolean THEN request END
-  WHERE seq IN (
-    SELECT seq FROM waitfor_questions
-    WHERE state = 'open' AND expires_at <= $1::timestamptz AND ($2::text IS NULL OR scope = $2::text)
-    ORDER BY expires_at LIMIT 10000)
-  RETURNING seq, scope, id)
-SELECT seq::text AS seq, ${notify('end')} FROM ended`;
+    /** open → expired for questions past `expires_at` ($1), of one scope ($2) or of all (null). */
+    expireDue: `WITH due AS (
+  SELECT seq FROM ${q}
+  WHERE state = 'open' AND expires_at <= $1::timestamptz AND ($2::text IS NULL OR scope = $2::text)
+  ORDER BY expires_at LIMIT ${batchSize}),
+ended AS (
+  ${transition({
+    table: q,
+    alias: 'question',
+    from: ['open'],
+    set: `state = 'expired', outcome = 'expired', ended_at = now(),
+      request = CASE WHEN $3::boolean THEN question.request END`,
+    where: 'question.seq IN (SELECT seq FROM due) AND question.expires_at <= $1::timestamptz',
+    returning: 'question.seq, question.scope, question.id',
+  })}),
+${announceEnded(names)}`,
 
-/** Deletes ended questions older than $1 ms (by the database's clock), a bounded batch at a time. */
-export const deleteEnded = `DELETE FROM waitfor_questions WHERE seq IN (
-  SELECT seq FROM waitfor_questions
+    /**
+     * open or answered-but-undelivered → closed, for the questions whose asking host's lease ran
+     * out more than $2 ms ago: nobody will read their answers. An answer accepted in the lease
+     * window after the host died is closed too, so whoever gave it learns it was not delivered.
+     * Questions of durable calls belong to no host.
+     */
+    closeOrphans: `WITH gone AS (
+  SELECT seq FROM ${q} AS question
+  WHERE question.state IN ('open', 'answered') AND question.call_id IS NULL
+    AND question.delivered_at IS NULL AND NOT ${askerAlive(names, 'question', '$2')}
+  LIMIT ${batchSize}),
+ended AS (
+  ${transition({
+    table: q,
+    alias: 'question',
+    from: ['open', 'answered'],
+    set: `state = 'closed', ended_at = coalesce(question.ended_at, now()),
+      outcome = CASE WHEN question.state = 'open' THEN 'closed' ELSE 'undelivered' END,
+      request = CASE WHEN $1::boolean THEN question.request END,
+      answer = CASE WHEN $1::boolean THEN question.answer ELSE ${answerWithoutData('question')} END`,
+    where: `question.seq IN (SELECT seq FROM gone) AND question.call_id IS NULL
+      AND question.delivered_at IS NULL AND NOT ${askerAlive(names, 'question', '$2')}`,
+    returning: 'question.seq, question.scope, question.id',
+  })}),
+${announceEnded(names)}`,
+
+    /**
+     * open or answered-but-undelivered → closed for the questions this host ($1) asked in an
+     * earlier life: a host that starts again under its instance name knows nobody waits for them.
+     */
+    closePreviousLife: `WITH ended AS (
+  ${transition({
+    table: q,
+    alias: 'question',
+    from: ['open', 'answered'],
+    set: `state = 'closed', ended_at = coalesce(question.ended_at, now()),
+      outcome = CASE WHEN question.state = 'open' THEN 'closed' ELSE 'undelivered' END,
+      request = CASE WHEN $2::boolean THEN question.request END,
+      answer = CASE WHEN $2::boolean THEN question.answer ELSE ${answerWithoutData('question')} END`,
+    where: `question.seq IN (
+      SELECT seq FROM ${q} WHERE asked_by = $1 AND call_id IS NULL AND delivered_at IS NULL
+        AND state IN ('open', 'answered') LIMIT ${batchSize})
+      AND question.asked_by = $1 AND question.call_id IS NULL AND question.delivered_at IS NULL`,
+    returning: 'question.seq, question.scope, question.id',
+  })}),
+${announceEnded(names)}`,
+
+    /**
+     * The asker reads the outcome of its ended question and marks it delivered, in one statement
+     * conditional on the state it read (a close that won the race leaves nothing to deliver).
+     * Announces `delivered`, which is what an answerer's `submit` waits for.
+     */
+    deliverOutcome: `WITH delivered AS (
+  UPDATE ${q} AS question SET delivered_at = now()
+  FROM (SELECT seq, state, answer FROM ${q} WHERE scope = $1 AND seq = $2::bigint) AS read
+  WHERE question.seq = read.seq AND question.state = read.state AND question.delivered_at IS NULL
+    AND question.state IN ('answered', 'cancelled', 'expired')
+  RETURNING question.seq, question.scope, question.id, read.state, read.answer)
+SELECT state, answer, ${notice(names, 'delivered')} FROM delivered`,
+
+    /** Where one question stands (for an asker whose delivery found nothing to mark). */
+    questionOutcome: `SELECT state, answer, delivered_at IS NOT NULL AS delivered
+  FROM ${q} WHERE scope = $1 AND seq = $2::bigint`,
+
+    /** Removes the data of an answer its asker has read (unless the store keeps it). */
+    scrubDelivered: `UPDATE ${q} AS question SET answer = ${answerWithoutData('question')}
+  WHERE question.scope = $1 AND question.seq = $2::bigint AND question.delivered_at IS NOT NULL`,
+
+    /** Deletes ended questions older than $1 ms whose outcome nobody still has to read, a batch at a time. */
+    deleteEnded: `DELETE FROM ${q} WHERE seq IN (
+  SELECT seq FROM ${q}
   WHERE state <> 'open' AND ended_at < now() - $1::double precision * interval '1 millisecond'
-  LIMIT 10000)`;
+    AND (delivered_at IS NOT NULL OR (call_id IS NULL AND state <> 'answered'))
+  LIMIT ${batchSize})`,
 
-/** The open questions of a scope, oldest first, at most $2. */
-export const openQuestions = `SELECT seq::text AS seq, request FROM waitfor_questions
-  WHERE scope = $1 AND state = 'open' ORDER BY seq LIMIT $2`;
+    /** The open questions of a scope whose asker is alive, oldest first, at most $2. */
+    openQuestions: `SELECT question.seq::text AS seq, question.request FROM ${q} AS question
+  WHERE question.scope = $1 AND question.state = 'open' AND ${askerAlive(names, 'question')}
+  ORDER BY question.seq LIMIT $2`,
 
-/** One open question of a scope by its row. */
-export const openQuestionBySeq = `SELECT seq::text AS seq, request FROM waitfor_questions
-  WHERE scope = $1 AND seq = $2::bigint AND state = 'open'`;
+    /** One open question of a scope by its row, while its asker is alive. */
+    openQuestionBySeq: `SELECT question.seq::text AS seq, question.request FROM ${q} AS question
+  WHERE question.scope = $1 AND question.seq = $2::bigint AND question.state = 'open'
+    AND ${askerAlive(names, 'question')}`,
 
-/** One open question of a scope by its id. */
-export const openQuestionById = `SELECT seq::text AS seq, request FROM waitfor_questions
-  WHERE scope = $1 AND id = $2 AND state = 'open'`;
+    /** One open question of a scope by its id, while its asker is alive. */
+    openQuestionById: `SELECT question.seq::text AS seq, question.request FROM ${q} AS question
+  WHERE question.scope = $1 AND question.id = $2 AND question.state = 'open'
+    AND ${askerAlive(names, 'question')}`,
 
-/** Which of the rows $2 (of scope $1) have ended. */
-export const endedAmong = `SELECT seq::text AS seq FROM waitfor_questions
-  WHERE scope = $1 AND seq = ANY($2::bigint[]) AND state <> 'open'`;
+    /** Where the rows $2 (of scope $1) stand: for waits and answers whose notice may be lost. */
+    statesAmong: `SELECT seq::text AS seq, state, delivered_at IS NOT NULL AS delivered
+  FROM ${q} WHERE scope = $1 AND seq = ANY($2::bigint[])`,
 
-/**
- * The outcome of an ended question, for the host that asked it. Its answer's data is removed in
- * the same statement unless kept ($3): it was only stored to reach the asker.
- */
-export const deliverOutcome = `WITH outcome AS (
-  SELECT seq, state, answer FROM waitfor_questions
-  WHERE scope = $1 AND seq = $2::bigint AND state <> 'open' FOR UPDATE),
-scrubbed AS (
-  UPDATE waitfor_questions AS question
-  SET delivered_at = now(),
-    answer = CASE WHEN $3::boolean THEN question.answer ELSE question.answer - 'data' END
-  FROM outcome WHERE question.seq = outcome.seq)
-SELECT state, answer FROM outcome`;
-
-/** Takes or renews this host's lease ($1) for $2 ms. */
-export const renewInstance = `INSERT INTO waitfor_instances (instance, lease_until)
+    /** Takes or renews this host's lease ($1) for $2 ms. */
+    renewInstance: `INSERT INTO ${names.instances} (instance, lease_until)
   VALUES ($1, now() + $2::double precision * interval '1 millisecond')
-  ON CONFLICT (instance) DO UPDATE SET lease_until = EXCLUDED.lease_until`;
+  ON CONFLICT (instance) DO UPDATE SET lease_until = EXCLUDED.lease_until`,
 
-/**
- * Closes the open questions whose asking host holds no live lease (it died, or stopped long ago):
- * nobody is waiting for their answers any more. Questions of durable calls are not bound to a host.
- */
-export const closeOrphans = `WITH ended AS (
-  UPDATE waitfor_questions
-  SET state = 'closed', outcome = 'closed', ended_at = now(),
-    request = CASE WHEN $1::boolean THEN request END
-  WHERE seq IN (
-    SELECT seq FROM waitfor_questions AS question
-    WHERE state = 'open' AND call_id IS NULL AND NOT EXISTS (
-      SELECT 1 FROM waitfor_instances AS host
-      WHERE host.instance = question.asked_by AND host.lease_until >= now())
-    LIMIT 10000)
-  RETURNING seq, scope, id)
-SELECT seq::text AS seq, ${notify('end')} FROM ended`;
+    /** Forgets hosts whose lease ran out more than $1 ms ago. */
+    deleteDeadInstances: `DELETE FROM ${names.instances}
+  WHERE lease_until < now() - $1::double precision * interval '1 millisecond'`,
 
-/** Forgets hosts whose lease ran out more than $1 ms ago. */
-export const deleteDeadInstances = `DELETE FROM waitfor_instances
-  WHERE lease_until < now() - $1::double precision * interval '1 millisecond'`;
+    /** Takes the sweep's lock for this transaction, or returns false: one host sweeps at a time. */
+    trySweepLock: `SELECT pg_try_advisory_xact_lock(${sweepLock}, hashtext($1)) AS locked`,
+  };
+}
+
+// Any fixed number: every host of one schema takes the same lock, keyed by its schema.
+const sweepLock = 0x77616975;
+
+/** The statements of the store's questions, one schema's. */
+export type QuestionStatements = ReturnType<typeof questionStatements>;

@@ -1,29 +1,43 @@
 import { randomUUID } from 'node:crypto';
 import { isRecord } from '@waitfor/runtime';
-import type { Driver } from './drivers/driver';
-import { pgliteDriver } from './drivers/pglite';
-import { migrate } from './migrations';
-import * as sql from './sql';
-import { StoreError, storeErrorOf } from './storeError';
-import type { InboxHandle, InboxHost, StoreInbox, StoreInboxOptions } from './storeInbox';
-import { createStoreInbox } from './storeInbox';
 import type { CallsHandle, DurableCalls, DurableCallsOptions } from './calls/durableCalls';
 import { createDurableCalls } from './calls/durableCalls';
+import { callStatements } from './calls/callSql';
+import type { Driver } from './drivers/driver';
+import { pgliteDriver } from './drivers/pglite';
+import { HostLease } from './hostLease';
+import { applyMigrations } from './migrations';
+import { namesOf } from './names';
+import { questionStatements } from './sql';
+import { StoreError, storeErrorOf } from './storeError';
+import type { InboxHandle, InboxHost, StoreInbox, StoreInboxOptions } from './storeInbox';
+import { createStoreInbox, hasNul } from './storeInbox';
+import { Sweeper } from './sweeper';
 
 /** Options of createStore. */
 export interface StoreOptions {
   /** Where the questions live (default: pgliteDriver() — an in-memory PGlite, gone with the process). */
   driver?: Driver | Promise<Driver>;
-  /** This host's name in the audit columns (default a random UUID). */
+  /**
+   * The PostgreSQL schema of this store's tables (default `public`; created when missing): two
+   * stores in one database, each with its own permissions. A plain lower-case identifier.
+   */
+  schema?: string;
+  /**
+   * This host's name (default a random UUID), recorded as who asked. Unique among the hosts
+   * running at one time: a host that starts under a name ends, at once, the questions its previous
+   * life was waiting for in memory (nobody will read their answers).
+   */
   instance?: string;
   /** How often to reload and sweep, for notices missed while a connection was down (default 30 s). */
   pollMs?: number;
-  /** How long ended questions stay for the audit before the sweep deletes them (default 7 days). */
+  /** How long ended questions and calls stay for the audit before the sweep deletes them (default 7 days). */
   retainMs?: number;
   /**
-   * This host's lease, renewed every third of it (default 30 s). Once it runs out — the host died —
-   * any host's sweep closes the questions it was waiting for, for everyone. A host that starts
-   * again under the same `instance` within it keeps them.
+   * This host's lease, renewed every third of it (default 30 s). Once it has run out for one more
+   * lease (a grace period) — the host died — a sweep closes the questions it was waiting for in
+   * memory, for everyone. A sweep closes nothing until its own host has been in touch with the
+   * database for a whole lease, so an outage never makes a living host look dead.
    */
   leaseMs?: number;
   /** Keep the request and the answer's data of ended questions (default false: only who, when, outcome). */
@@ -47,9 +61,15 @@ export interface Store {
    * questions are open, resumed by whichever host claims them once answered.
    */
   durableCalls(options: DurableCallsOptions): DurableCalls;
-  /** Ends overdue questions, deletes ended ones past `retainMs`, reloads every inbox. */
+  /**
+   * Renews this host's lease, then (one host at a time) ends overdue questions, closes those of
+   * hosts gone for good, deletes what is past `retainMs`; reloads every inbox and claims ready calls.
+   */
   sweep(): Promise<void>;
-  /** Stops listening and closes what the store opened; open questions stay in the database. */
+  /**
+   * Stops listening and closes what the store opened. Waits still open here resolve cancelled and
+   * their questions end `cancelled` for everyone; durable calls stay in the database.
+   */
   close(): Promise<void>;
 }
 
@@ -65,9 +85,52 @@ function positive(value: number | undefined, fallback: number, name: string): nu
   return value;
 }
 
+function checkName(value: string, name: string): string {
+  if (typeof value !== 'string' || value === '' || value.length > maxScopeLength || hasNul(value))
+    throw new StoreError(
+      'invalid_options',
+      `${name} is a string of 1 to ${maxScopeLength} characters without U+0000`,
+    );
+  return value;
+}
+
+/** Where a NOTIFY payload of the store goes: a call's, a question's, or a whole scope's. */
+function route(
+  payload: string,
+  inboxes: Iterable<InboxHandle>,
+  calls: Iterable<CallsHandle>,
+  reloadAll: () => void,
+): void {
+  let notice: unknown;
+  try {
+    notice = JSON.parse(payload);
+  } catch {
+    notice = undefined;
+  }
+  const { s: scope, i: id, q: seq, e: event, c: callId } = isRecord(notice) ? notice : {};
+  if (typeof callId === 'string' && (event === 'ready' || event === 'done')) {
+    for (const handle of calls) handle.notice(callId, event);
+    return;
+  }
+  if (typeof scope === 'string' && event === 'changed') {
+    for (const inbox of inboxes) if (inbox.scope === scope) void inbox.refresh().catch(() => {});
+    return;
+  }
+  if (
+    typeof scope !== 'string' ||
+    typeof id !== 'string' ||
+    typeof seq !== 'string' ||
+    (event !== 'open' && event !== 'end' && event !== 'delivered')
+  )
+    // Not ours or unreadable: reloading is always correct, only slower.
+    return reloadAll();
+  for (const inbox of inboxes) if (inbox.scope === scope) inbox.notice(event, id, seq);
+}
+
 /**
- * Opens a store: connects, applies the schema migrations, listens for what other hosts do.
- * Rejects with a StoreError (`unavailable` when the database cannot be reached).
+ * Opens a store: connects, applies the schema migrations, ends what this instance's previous life
+ * left open, listens for what other hosts do. Rejects with a StoreError (`unavailable` when the
+ * database cannot be reached).
  */
 export async function createStore(options: StoreOptions = {}): Promise<Store> {
   const pollMs = positive(options.pollMs, 30_000, 'pollMs');
@@ -75,81 +138,58 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
   const maxOpen = positive(options.maxOpen, 10_000, 'maxOpen');
   const leaseMs = positive(options.leaseMs, 30_000, 'leaseMs');
   if (leaseMs === 0) throw new StoreError('invalid_options', 'leaseMs must be a number > 0');
-  const instance = options.instance ?? randomUUID();
+  const names = namesOf(options.schema);
+  const instance = checkName(options.instance ?? randomUUID(), 'instance');
   const now = options.now ?? Date.now;
   const report = options.onError ?? (() => {});
+  const keepAnswerData = options.keepAnswerData ?? false;
+  const sql = questionStatements(names);
   const driver = await (options.driver ?? pgliteDriver());
+  const lease = new HostLease(driver, sql, instance, leaseMs, () => performance.now());
   const inboxes = new Set<InboxHandle>();
   const callHandles = new Set<CallsHandle>();
   let closed = false;
 
-  try {
-    await migrate(driver);
-    // The lease first: questions this host asked in an earlier life (same instance) stay its own.
-    await driver.query(sql.renewInstance, [instance, leaseMs]);
-  } catch (error) {
-    await driver.close().catch(() => {});
-    throw storeErrorOf(error);
-  }
-
-  const expireDue = async (scope: string | null): Promise<void> => {
-    // Many hosts may run this at once: the UPDATE … WHERE state = 'open' ends each row once.
-    await driver.query(sql.expireDue, [
-      new Date(now()).toISOString(),
-      scope,
-      options.keepAnswerData ?? false,
-    ]);
-  };
-
+  const sweeper = new Sweeper({
+    driver,
+    sql,
+    calls: callStatements(names),
+    names,
+    lease,
+    now,
+    keepAnswerData,
+    retainMs,
+  });
   const refreshAll = async (): Promise<void> => {
     await Promise.all([...inboxes].map((inbox) => inbox.refresh()));
   };
-
-  const onMessage = (payload: string): void => {
-    let notice: unknown;
-    try {
-      notice = JSON.parse(payload);
-    } catch {
-      notice = undefined;
-    }
-    const { s: scope, i: id, q: seq, e: event, c: callId } = isRecord(notice) ? notice : {};
-    if (typeof callId === 'string' && (event === 'ready' || event === 'done')) {
-      for (const calls of callHandles) calls.notice(callId, event);
-      return;
-    }
-    if (
-      typeof scope !== 'string' ||
-      typeof id !== 'string' ||
-      typeof seq !== 'string' ||
-      (event !== 'open' && event !== 'end')
-    ) {
-      // Not ours or unreadable: reloading is always correct, only slower.
-      void refreshAll().catch((error: unknown) => report(storeErrorOf(error)));
-      return;
-    }
-    for (const inbox of inboxes) if (inbox.scope === scope) inbox.notice(event, id, seq);
-  };
+  const reloadAll = (): void =>
+    void refreshAll().catch((error: unknown) => report(storeErrorOf(error)));
 
   let unlisten: () => Promise<void>;
   try {
-    unlisten = await driver.listen(sql.channel, onMessage, () => {
-      void refreshAll().catch((error: unknown) => report(storeErrorOf(error)));
-    });
+    await applyMigrations(driver, names);
+    await lease.renew();
+    // Questions this instance asked in an earlier life: nobody in this process waits for them.
+    await sweeper.closePreviousLife(instance);
+    unlisten = await driver.listen(
+      names.channel,
+      (payload) => route(payload, inboxes, callHandles, reloadAll),
+      // Back after a lost connection: the lease first (others may be about to sweep), then reload.
+      () =>
+        void lease
+          .renew()
+          .then(refreshAll)
+          .catch((error: unknown) => report(storeErrorOf(error))),
+    );
   } catch (error) {
     await driver.close().catch(() => {});
     throw storeErrorOf(error);
   }
 
-  const closeOrphans = async (): Promise<void> => {
-    await driver.query(sql.closeOrphans, [options.keepAnswerData ?? false]);
-  };
-
   const sweep = async (): Promise<void> => {
     if (closed) throw new StoreError('closed', 'The store is closed');
-    await expireDue(null);
-    await closeOrphans();
-    await driver.query(sql.deleteDeadInstances, [retainMs]);
-    await driver.query(sql.deleteEnded, [retainMs]);
+    await sweeper.sweep();
     await refreshAll();
     await Promise.all([...callHandles].map((calls) => calls.poll()));
   };
@@ -163,46 +203,42 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
         )
       : undefined;
   poll?.unref?.();
-  const heartbeat = setInterval(() => {
-    driver
-      .query(sql.renewInstance, [instance, leaseMs])
-      .catch((error: unknown) => report(storeErrorOf(error)));
-  }, leaseMs / 3);
-  heartbeat.unref?.();
+  lease.start(report);
 
   const host: InboxHost = {
     driver,
+    sql,
     instance,
     now,
-    keepAnswerData: options.keepAnswerData ?? false,
+    keepAnswerData,
     maxOpen,
     report,
-    expireDue,
+    expireDue: (scope) => sweeper.expireDue(scope),
     forget: (inbox) => void inboxes.delete(inbox),
   };
 
   return {
-    instance: host.instance,
+    instance,
     async inbox(scope, inboxOptions = {}) {
       if (closed) throw new StoreError('closed', 'The store is closed');
-      if (typeof scope !== 'string' || scope === '' || scope.length > maxScopeLength)
-        throw new StoreError(
-          'invalid_options',
-          `A scope is a string of 1 to ${maxScopeLength} characters`,
-        );
+      checkName(scope, 'A scope');
+      if (inboxOptions.answeredBy !== undefined) checkName(inboxOptions.answeredBy, 'answeredBy');
       const { inbox, handle } = createStoreInbox(host, scope, inboxOptions);
       inboxes.add(handle);
       try {
         await handle.refresh();
       } catch (error) {
-        handle.close(storeErrorOf(error));
+        await handle.close(storeErrorOf(error));
         throw storeErrorOf(error);
       }
       return inbox;
     },
     durableCalls(callsOptions) {
       if (closed) throw new StoreError('closed', 'The store is closed');
-      const { calls, handle } = createDurableCalls(host, callsOptions);
+      const { calls, handle } = createDurableCalls(
+        { driver, instance, keepAnswerData, report, sql, calls: callStatements(names) },
+        callsOptions,
+      );
       callHandles.add(handle);
       // Calls that became ready while no host was listening are claimed now.
       void handle.poll().catch((error: unknown) => report(storeErrorOf(error)));
@@ -219,9 +255,9 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
       if (closed) return;
       closed = true;
       clearInterval(poll);
-      clearInterval(heartbeat);
+      lease.stop();
       const cause = new StoreError('closed', 'The store is closed');
-      for (const inbox of [...inboxes]) inbox.close(cause);
+      await Promise.all([...inboxes].map((inbox) => inbox.close(cause)));
       for (const calls of [...callHandles]) calls.close();
       callHandles.clear();
       await unlisten().catch(() => {});

@@ -1,37 +1,26 @@
 import type { Answer, Inbox, Request, WaitFor } from '@waitfor/core';
 import { cancel, expire, parseAnswer, parseRequest, WaitforError } from '@waitfor/core';
 import { validateAnswerData } from '@waitfor/core/form';
-import { schedule, scheduleUnref } from '@waitfor/runtime';
+import { createListeners, schedule, scheduleUnref } from '@waitfor/runtime';
+import { Deliveries } from './deliveries';
 import type { Driver, Row } from './drivers/driver';
-import * as sql from './sql';
+import type { QuestionStatements } from './sql';
 import { StoreError, storeErrorOf } from './storeError';
-
-/**
- * Runs `run` once the store's clock reaches `when` (epoch ms), however far away: each timer that
- * fires checks the clock again, so an injected `now` (or a long, chained delay) never ends a wait
- * early. `keepAlive: false` lets Node exit while it waits. Returns the function that cancels it.
- */
-const runAt = (when: number, now: () => number, run: () => void, keepAlive = true) => {
-  const start = keepAlive ? schedule : scheduleUnref;
-  let stop = (): void => {};
-  const arm = (): void => {
-    stop = start(when - now(), () => (when - now() > 0 ? arm() : run()));
-  };
-  arm();
-  return () => stop();
-};
 
 /** An Inbox whose questions live in the store: shared by every host of the fleet for one scope. */
 export interface StoreInbox extends Inbox {
   /** The scope (tenant or user key) this inbox reads and answers. */
   readonly scope: string;
   /**
-   * Answers through the store and resolves with the final word: true when this Answer settled the
-   * question (first answer wins, across all hosts), false when it was settled, unknown or late.
-   * Rejects with `invalid_answer` (a StoreError, nothing changed) for an answer that does not fit
-   * the question's form schema, and with `unavailable` when the store cannot be reached.
+   * Answers through the store and resolves with the final word: true once the host that asked has
+   * read this Answer (first answer wins, across all hosts; for a durable call's question, once the
+   * call holds it), false when the question was settled, unknown or late, or when its asker turned
+   * out to be gone before it read the answer (the question is then closed). Rejects with
+   * `invalid_answer` (nothing changed) for an answer that does not fit the question's form schema
+   * or is too large, with `unavailable` when the store cannot be reached, and with the signal's
+   * reason when `signal` aborts the wait for the asker (the answer may still be delivered).
    */
-  submit(answer: Answer, options?: { answeredBy?: string }): Promise<boolean>;
+  submit(answer: Answer, options?: { answeredBy?: string; signal?: AbortSignal }): Promise<boolean>;
   /**
    * Synchronous, so it cannot know whether another host answered first. True means: the question
    * was open in this inbox's snapshot, nothing was being sent for it here, the answer fits its form,
@@ -43,7 +32,10 @@ export interface StoreInbox extends Inbox {
   answer(answer: Answer): boolean;
   /** Reloads the open questions from the store (the fallback poll does this on its own). */
   refresh(): Promise<void>;
-  /** Stops listening; waits still open here resolve as cancelled (their questions stay open in the store). */
+  /**
+   * Stops listening; waits still open here resolve as cancelled and their questions end
+   * `cancelled` for everyone (nobody is left to read their answers).
+   */
   close(): void;
 }
 
@@ -56,6 +48,7 @@ export interface StoreInboxOptions {
 /** What an inbox needs from its store. */
 export interface InboxHost {
   driver: Driver;
+  sql: QuestionStatements;
   instance: string;
   now: () => number;
   keepAnswerData: boolean;
@@ -66,13 +59,16 @@ export interface InboxHost {
   forget(inbox: InboxHandle): void;
 }
 
+/** A notice of the store about one question of a scope (`seq` is its row). */
+export type QuestionEvent = 'open' | 'end' | 'delivered';
+
 /** What the store calls on an inbox. */
 export interface InboxHandle {
   readonly scope: string;
-  /** A question of this scope opened or ended (`seq` is its row). */
-  notice(event: 'open' | 'end', id: string, seq: string): void;
+  notice(event: QuestionEvent, id: string, seq: string): void;
   refresh(): Promise<void>;
-  close(cause: StoreError): void;
+  /** Ends this inbox: its waits resolve cancelled and their rows end cancelled (best effort). */
+  close(cause: StoreError): Promise<void>;
 }
 
 interface Open {
@@ -83,6 +79,8 @@ interface Open {
 
 interface Asker {
   request: Request;
+  /** The Request as stored: the JSON text that was asked (asked again with it after a close). */
+  json: string;
   /** The row once inserted; undefined when it never was (a duplicate, a failure). */
   seq: Promise<string | undefined>;
   /** Resolves the wait with `answer`, or rejects it with `error`; only the first call counts. */
@@ -94,6 +92,9 @@ export const maxIdLength = 1000;
 
 /** The largest Request the store keeps, in bytes of JSON: a server must not fill the database. */
 export const maxRequestBytes = 1024 * 1024;
+
+/** The largest Answer the store keeps, in bytes of JSON: a person's browser must not fill it either. */
+export const maxAnswerBytes = 1024 * 1024;
 
 const bySeq = (a: Open, b: Open): number =>
   a.seq.length - b.seq.length || (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0);
@@ -111,18 +112,62 @@ function openOf(row: Row): Open | undefined {
   }
 }
 
+/** True when `value` holds U+0000, which no PostgreSQL text column can store. */
+export const hasNul = (value: string): boolean => value.includes('\u0000');
+
 /**
- * Refuses (with nothing changed) an accepted answer that does not fit the question's form, by the
- * bridge's rule: data is taken as given, so a required field left out is refused, not defaulted.
+ * Runs `run` once the store's clock reaches `when` (epoch ms), however far away: each timer that
+ * fires checks the clock again, so an injected `now` (or a long, chained delay) never ends a wait
+ * early. `keepAlive: false` lets Node exit while it waits. Returns the function that cancels it.
  */
-function checkAgainstForm(request: Request, answer: Answer): void {
-  const schema = request.data?.schema;
-  if (!answer.ok || schema === undefined || request.url !== undefined) return;
+const runAt = (when: number, now: () => number, run: () => void, keepAlive = true) => {
+  const start = keepAlive ? schedule : scheduleUnref;
+  let stop = (): void => {};
+  const arm = (): void => {
+    stop = start(when - now(), () => (when - now() > 0 ? arm() : run()));
+  };
+  arm();
+  return () => stop();
+};
+
+/**
+ * Refuses (with nothing changed) an answer the store must not keep: larger than maxAnswerBytes,
+ * a reason no text column holds, or an accepted form that does not fit the question's schema by the
+ * bridge's rule (data is taken as given, so a required field left out is refused, not defaulted).
+ */
+function checkAnswer(request: Request | undefined, answer: Answer): void {
+  const bytes = Buffer.byteLength(JSON.stringify(answer));
+  if (bytes > maxAnswerBytes)
+    throw new StoreError(
+      'invalid_answer',
+      `Answer ${answer.id} is larger than ${maxAnswerBytes} bytes`,
+    );
+  if (answer.reason !== undefined && hasNul(answer.reason))
+    throw new StoreError('invalid_answer', `Answer ${answer.id} has a reason holding U+0000`);
+  const schema = request?.data?.schema;
+  if (!request || !answer.ok || schema === undefined || request.url !== undefined) return;
   const validation = validateAnswerData(schema, answer.data);
   if (!validation.ok)
     throw new StoreError('invalid_answer', `Answer ${answer.id} does not fit its form`, {
       errors: validation.errors,
     });
+}
+
+/** Refuses a Request the store cannot keep as it is, before anything is written; returns its JSON. */
+export function checkRequest(parsed: Request): string {
+  const { id } = parsed;
+  if (id.length > maxIdLength)
+    throw new WaitforError('invalid_request', `Request.id is longer than ${maxIdLength}`, {
+      path: 'id',
+    });
+  if (hasNul(id) || hasNul(parsed.kind))
+    throw new WaitforError('invalid_request', 'Request.id and Request.kind must not hold U+0000', {
+      path: hasNul(id) ? 'id' : 'kind',
+    });
+  const json = JSON.stringify(parsed);
+  if (Buffer.byteLength(json) > maxRequestBytes)
+    throw new WaitforError('invalid_request', `Request is larger than ${maxRequestBytes} bytes`);
+  return json;
 }
 
 /** Creates the inbox of one scope; the store registers the returned handle for its notices. */
@@ -131,317 +176,432 @@ export function createStoreInbox(
   scope: string,
   options: StoreInboxOptions,
 ): { inbox: StoreInbox; handle: InboxHandle } {
-  const { driver, now } = host;
-  const open = new Map<string, Open>();
-  const askers = new Map<string, Asker>();
-  const sending = new Set<string>();
-  const listeners = new Set<() => void>();
-  let snapshot: readonly Request[] | undefined;
-  let closed: StoreError | undefined;
-  let stopExpiryTimer: (() => void) | undefined;
-  // Notices are handled one after another, in the order they came: an `end` never overtakes its `open`.
-  // A failed task rejects its own caller and never stops the ones queued after it.
-  let chain: Promise<void> = Promise.resolve();
-  const enqueue = (task: () => Promise<void>): Promise<void> => {
-    const run = chain.then(task);
-    chain = run.catch(() => {});
-    return run;
-  };
+  const questions = new ScopeQuestions(host, scope, options);
+  return { inbox: questions.inbox(), handle: questions };
+}
 
-  const changed = (): void => {
-    snapshot = undefined;
-    scheduleExpiry();
-    for (const listener of [...listeners]) listener();
-  };
+/** The open questions of one scope as this host sees them, its own waits, and answers given here. */
+class ScopeQuestions implements InboxHandle {
+  private readonly open = new Map<string, Open>();
+  private readonly askers = new Map<string, Asker>();
+  private readonly sending = new Set<string>();
+  private readonly deliveries = new Deliveries();
+  private readonly listeners = createListeners();
+  private snapshot: readonly Request[] | undefined;
+  private closed: StoreError | undefined;
+  private stopExpiryTimer: (() => void) | undefined;
+  // Notices are handled one after another, in the order they came: an `end` never overtakes its
+  // `open`. A failed task rejects its own caller and never stops the ones queued after it.
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly host: InboxHost,
+    readonly scope: string,
+    private readonly options: StoreInboxOptions,
+  ) {}
+
+  private enqueue(task: () => Promise<void>): Promise<void> {
+    const run = this.chain.then(task);
+    this.chain = run.catch(() => {});
+    return run;
+  }
+
+  private changed(): void {
+    this.snapshot = undefined;
+    this.scheduleExpiry();
+    this.listeners.emit();
+  }
 
   // The earliest expiry among the open questions: then this host ends the overdue ones for everyone.
-  const scheduleExpiry = (): void => {
-    stopExpiryTimer?.();
-    stopExpiryTimer = undefined;
+  private scheduleExpiry(): void {
+    this.stopExpiryTimer?.();
+    this.stopExpiryTimer = undefined;
     let earliest = Infinity;
-    for (const entry of open.values()) earliest = Math.min(earliest, entry.expiry);
-    if (earliest === Infinity || closed) return;
+    for (const entry of this.open.values()) earliest = Math.min(earliest, entry.expiry);
+    if (earliest === Infinity || this.closed) return;
     // The asker's own timer keeps its process alive; this one is only a courtesy to the fleet.
-    stopExpiryTimer = runAt(
+    this.stopExpiryTimer = runAt(
       earliest,
-      now,
-      () => void host.expireDue(scope).catch((error: unknown) => host.report(storeErrorOf(error))),
+      this.host.now,
+      () => this.background(this.host.expireDue(this.scope)),
       false,
     );
-  };
+  }
 
-  const query = (text: string, params: readonly unknown[]): Promise<Row[]> => {
-    if (closed) return Promise.reject(closed);
-    return driver.query(text, params);
-  };
+  private background(work: Promise<unknown>): void {
+    work.catch((error: unknown) => this.host.report(storeErrorOf(error)));
+  }
+
+  private query(text: string, params: readonly unknown[]): Promise<Row[]> {
+    if (this.closed) return Promise.reject(this.closed);
+    return this.host.driver.query(text, params);
+  }
 
   /** Hands the asker of `seq` its outcome, read from the row (the one answer that won). */
-  const deliver = async (asker: Asker, seq: string): Promise<void> => {
-    const [row] = await query(sql.deliverOutcome, [scope, seq, host.keepAnswerData]);
-    if (!row) return;
+  private async deliver(asker: Asker, seq: string): Promise<void> {
+    const { sql, keepAnswerData } = this.host;
+    let [row] = await this.query(sql.deliverOutcome, [this.scope, seq]);
+    if (!row) {
+      // Nothing to mark: delivered already (a reply lost on the way), still open, or closed.
+      [row] = await this.query(sql.questionOutcome, [this.scope, seq]);
+      if (row?.state === 'closed') return this.askAgain(asker);
+      if (!row?.delivered) return;
+    }
     const { request } = asker;
     if (row.state === 'answered') {
+      let answer: Answer | undefined;
       try {
-        const answer = parseAnswer(row.answer);
-        if (answer.id === request.id) return asker.finish(answer);
+        answer = parseAnswer(row.answer);
       } catch {
         // A stored answer this copy cannot read: cancelled below, with the reason.
       }
-      return asker.finish(cancel(request, new StoreError('query_failed', 'Unreadable answer')));
+      if (answer?.id !== request.id)
+        return asker.finish(cancel(request, new StoreError('query_failed', 'Unreadable answer')));
+      asker.finish(answer);
+      // Read: its data was only kept to reach this host.
+      if (!keepAnswerData) this.background(this.query(sql.scrubDelivered, [this.scope, seq]));
+      return;
     }
     asker.finish(row.state === 'expired' ? expire(request) : cancel(request));
-  };
+  }
 
-  const deliverIfMine = async (id: string, seq: string): Promise<void> => {
-    const asker = askers.get(id);
-    if (asker && (await asker.seq) === seq) await deliver(asker, seq);
-  };
+  /**
+   * The fleet closed a question of this live host (it took the host for gone: cut off from the
+   * database for longer than its lease and the grace after it). The wait goes on: the question is
+   * asked again under a new row, and every inbox lists it again.
+   */
+  private async askAgain(asker: Asker): Promise<void> {
+    if (this.askers.get(asker.request.id) !== asker) return;
+    const seq = this.insert(asker, asker.json);
+    asker.seq = seq;
+    const row = await seq;
+    if (row !== undefined) this.showOwn(asker.request.id, row, parseRequest(asker.request));
+  }
 
-  const notice = (event: 'open' | 'end', id: string, seq: string): void =>
-    void enqueue(async () => {
-      if (event === 'end') {
-        if (open.get(id)?.seq === seq && open.delete(id)) changed();
-        return deliverIfMine(id, seq);
-      }
-      if (open.get(id)?.seq === seq || open.size >= host.maxOpen) return;
-      const [row] = await query(sql.openQuestionBySeq, [scope, seq]);
-      const entry = row && openOf(row);
-      if (entry && open.get(id)?.seq !== seq) {
-        open.set(entry.request.id, entry);
-        changed();
-      }
-    }).catch((error: unknown) => host.report(storeErrorOf(error)));
+  private showOwn(id: string, seq: string, request: Request): void {
+    if (this.open.get(id)?.seq === seq) return;
+    this.open.set(id, { seq, request, expiry: expiryOf(request) });
+    this.changed();
+  }
 
-  const refresh = (): Promise<void> =>
-    enqueue(async () => {
-      const rows = await query(sql.openQuestions, [scope, host.maxOpen]);
+  private async deliverIfMine(id: string, seq: string): Promise<void> {
+    const asker = this.askers.get(id);
+    if (asker && (await asker.seq) === seq) await this.deliver(asker, seq);
+  }
+
+  notice(event: QuestionEvent, id: string, seq: string): void {
+    this.background(
+      this.enqueue(async () => {
+        if (event === 'delivered') return this.deliveries.settle(seq, true);
+        if (event === 'end') {
+          if (this.open.get(id)?.seq === seq && this.open.delete(id)) this.changed();
+          // An answer given here whose row ended again: closed before its asker read it.
+          if (this.deliveries.has(seq)) await this.checkDeliveries([seq]);
+          return this.deliverIfMine(id, seq);
+        }
+        if (this.open.get(id)?.seq === seq || this.open.size >= this.host.maxOpen) return;
+        const [row] = await this.query(this.host.sql.openQuestionBySeq, [this.scope, seq]);
+        const entry = row && openOf(row);
+        if (entry && this.open.get(id)?.seq !== seq) {
+          this.open.set(entry.request.id, entry);
+          this.changed();
+        }
+      }),
+    );
+  }
+
+  refresh(): Promise<void> {
+    return this.enqueue(async () => {
+      const rows = await this.query(this.host.sql.openQuestions, [this.scope, this.host.maxOpen]);
       const next = new Map<string, Open>();
       for (const row of rows) {
         const entry = openOf(row);
         if (!entry) continue;
         // The same Request object for a question already shown: a UI keyed on it does not re-render.
-        const known = open.get(entry.request.id);
+        const known = this.open.get(entry.request.id);
         next.set(entry.request.id, known?.seq === entry.seq ? known : entry);
       }
-      const same = next.size === open.size && [...next].every(([id, e]) => open.get(id) === e);
+      const same =
+        next.size === this.open.size && [...next].every(([id, e]) => this.open.get(id) === e);
       if (!same) {
-        open.clear();
-        for (const [id, entry] of next) open.set(id, entry);
-        changed();
+        this.open.clear();
+        for (const [id, entry] of next) this.open.set(id, entry);
+        this.changed();
       }
-      // A notice missed while the connection was down: ask the store which waits have ended.
-      const pending = new Map<string, Asker>();
-      for (const asker of askers.values()) {
-        const seq = await asker.seq;
-        if (seq !== undefined) pending.set(seq, asker);
-      }
-      if (pending.size === 0) return;
-      for (const row of await query(sql.endedAmong, [scope, [...pending.keys()]]))
-        await deliver(pending.get(String(row.seq))!, String(row.seq));
+      await this.checkMissed();
     });
+  }
 
-  /** Ends an open question as `state`; true when this call ended it. */
-  const end = async (
+  /** Notices missed while the connection was down: asks the store which waits and answers ended. */
+  private async checkMissed(): Promise<void> {
+    const mine = new Map<string, Asker>();
+    for (const asker of this.askers.values()) {
+      const seq = await asker.seq;
+      if (seq !== undefined) mine.set(seq, asker);
+    }
+    const given = this.deliveries.pending();
+    if (mine.size === 0 && given.length === 0) return;
+    const rows = await this.query(this.host.sql.statesAmong, [
+      this.scope,
+      [...new Set([...mine.keys(), ...given])],
+    ]);
+    for (const row of rows) {
+      const seq = String(row.seq);
+      this.settleDelivery(seq, row);
+      const asker = mine.get(seq);
+      if (asker && row.state !== 'open') await this.deliver(asker, seq);
+    }
+  }
+
+  private settleDelivery(seq: string, row: Row | undefined): void {
+    if (row?.delivered) this.deliveries.settle(seq, true);
+    else if (!row || row.state === 'closed') this.deliveries.settle(seq, false);
+  }
+
+  private async checkDeliveries(seqs: string[]): Promise<void> {
+    const rows = await this.query(this.host.sql.statesAmong, [this.scope, seqs]);
+    const bySeq = new Map(rows.map((row) => [String(row.seq), row]));
+    for (const seq of seqs) this.settleDelivery(seq, bySeq.get(seq));
+  }
+
+  /** Ends an open question as `state`; the row and whether it is a durable call's, when this call ended it. */
+  private async end(
     seq: string,
     state: 'answered' | 'cancelled' | 'expired',
     answer: Answer | null,
     answeredBy: string | undefined,
-  ): Promise<boolean> => {
+  ): Promise<{ seq: string; durable: boolean } | undefined> {
     const outcome = state === 'answered' ? (answer!.ok ? 'accepted' : answer!.reason!) : state;
-    const rows = await query(sql.endQuestion, [
-      scope,
+    const [row] = await this.query(this.host.sql.endQuestion, [
+      this.scope,
       seq,
       state,
       answer && JSON.stringify(answer),
       outcome,
       answeredBy ?? null,
-      host.keepAnswerData,
-      new Date(now()).toISOString(),
+      this.host.keepAnswerData,
+      new Date(this.host.now()).toISOString(),
     ]);
-    return rows.length > 0;
-  };
+    return row && { seq: String(row.seq), durable: row.durable === true };
+  }
 
   /** Ends this host's own wait (abort or expiry) in the store; the waiter resolves either way. */
-  const endOwn = async (asker: Asker, state: 'cancelled' | 'expired', answer: Answer) => {
+  private async endOwn(
+    asker: Asker,
+    state: 'cancelled' | 'expired',
+    answer: Answer,
+  ): Promise<void> {
     const seq = await asker.seq;
     if (seq === undefined) return;
     try {
-      if (await end(seq, state, null, undefined)) return asker.finish(answer);
+      if (await this.end(seq, state, null, undefined)) return asker.finish(answer);
       // Someone ended it first: their outcome is the one.
-      await deliver(asker, seq);
+      await this.deliver(asker, seq);
     } catch (error) {
-      // The store is down: the wait still ends now. The row is ended by the next sweep (expiry)
-      // or stays open for others to see until then (abort).
-      host.report(storeErrorOf(error));
+      // The store is down: the wait still ends now. The row is ended by the next sweep (expiry),
+      // or closed once this host's lease runs out, or when it starts again (abort).
+      this.host.report(storeErrorOf(error));
       asker.finish(answer);
     }
-  };
+  }
 
-  const waitFor: WaitFor = (request, context = {}) =>
+  /** Inserts the asker's question; resolves with its row, or undefined (the wait then fails). */
+  private insert(asker: Asker, json: string): Promise<string | undefined> {
+    const request = parseRequest(asker.request);
+    const { id } = request;
+    return this.host.driver
+      .query(this.host.sql.insertQuestion, [
+        this.scope,
+        id,
+        request.kind,
+        json,
+        request.data?.origin === undefined ? null : JSON.stringify(request.data.origin),
+        request.expiresAt ?? null,
+        this.host.instance,
+        null,
+      ])
+      .then(
+        ([row]) => {
+          if (row) return String(row.seq);
+          asker.finish(
+            undefined,
+            new WaitforError('duplicate_request', `Request ${id} is open`, { path: 'id' }),
+          );
+          return undefined;
+        },
+        (error: unknown) => {
+          asker.finish(undefined, storeErrorOf(error));
+          return undefined;
+        },
+      );
+  }
+
+  readonly waitFor: WaitFor = (request, context = {}) =>
     new Promise<Answer>((resolve, reject) => {
       const parsed = parseRequest(request);
+      const json = checkRequest(parsed);
       const { id } = parsed;
-      if (id.length > maxIdLength)
-        throw new WaitforError('invalid_request', `Request.id is longer than ${maxIdLength}`, {
-          path: 'id',
-        });
-      const json = JSON.stringify(parsed);
-      if (Buffer.byteLength(json) > maxRequestBytes)
-        throw new WaitforError(
-          'invalid_request',
-          `Request is larger than ${maxRequestBytes} bytes`,
-        );
-      if (closed) throw closed;
+      if (this.closed) throw this.closed;
       const { signal } = context;
       if (signal?.aborted) return resolve(cancel(request, signal.reason));
       const expiry = expiryOf(parsed);
-      if (!(expiry > now())) return resolve(expire(request));
-      if (askers.has(id))
+      if (!(expiry > this.host.now())) return resolve(expire(request));
+      if (this.askers.has(id))
         throw new WaitforError('duplicate_request', `Request ${id} is open`, { path: 'id' });
 
       // Armed here; it fires only after the insert below has run (the expiry is still ahead).
-      const stopTimer = runAt(expiry, now, () => void endOwn(asker, 'expired', expire(request)));
-      const onAbort = (): void => void endOwn(asker, 'cancelled', cancel(request, signal!.reason));
+      const stopTimer = runAt(
+        expiry,
+        this.host.now,
+        () => void this.endOwn(asker, 'expired', expire(request)),
+      );
+      const onAbort = (): void =>
+        void this.endOwn(asker, 'cancelled', cancel(request, signal!.reason));
       const asker: Asker = {
         request,
-        seq: driver
-          .query(sql.insertQuestion, [
-            scope,
-            id,
-            parsed.kind,
-            json,
-            parsed.data?.origin === undefined ? null : JSON.stringify(parsed.data.origin),
-            parsed.expiresAt ?? null,
-            host.instance,
-            null,
-          ])
-          .then(
-            ([row]) => {
-              if (row) return String(row.seq);
-              asker.finish(
-                undefined,
-                new WaitforError('duplicate_request', `Request ${id} is open`, { path: 'id' }),
-              );
-              return undefined;
-            },
-            (error: unknown) => {
-              asker.finish(undefined, storeErrorOf(error));
-              return undefined;
-            },
-          ),
-        finish(answer: Answer | undefined, error?: Error) {
-          if (askers.get(id) !== asker) return;
-          askers.delete(id);
+        json,
+        seq: Promise.resolve(undefined),
+        finish: (answer, error) => {
+          if (this.askers.get(id) !== asker) return;
+          this.askers.delete(id);
           stopTimer();
           signal?.removeEventListener('abort', onAbort);
           if (answer) resolve(answer);
           else reject(error);
         },
       };
-      askers.set(id, asker);
+      this.askers.set(id, asker);
+      asker.seq = this.insert(asker, json);
       signal?.addEventListener('abort', onAbort, { once: true });
       // Shown here at once; the NOTIFY of the insert finds it already listed.
       void asker.seq.then((seq) => {
-        if (seq === undefined || open.has(id)) return;
-        open.set(id, { seq, request: parsed, expiry });
-        changed();
+        if (seq !== undefined && !this.open.has(id)) this.showOwn(id, seq, parsed);
       });
     });
 
   /** The open entry for `id`: listed here, or looked up in the store (within this scope only). */
-  const find = async (id: string): Promise<Open | undefined> => {
-    const listed = open.get(id);
+  private async find(id: string): Promise<Open | undefined> {
+    const listed = this.open.get(id);
     if (listed) return listed;
-    const [row] = await query(sql.openQuestionById, [scope, id]);
+    const [row] = await this.query(this.host.sql.openQuestionById, [this.scope, id]);
     return row && openOf(row);
-  };
+  }
 
-  const submitTo = async (entry: Open, answer: Answer, answeredBy?: string): Promise<boolean> => {
-    if (entry.expiry <= now()) {
-      await host.expireDue(scope);
-      return false;
+  private async submitTo(
+    entry: Open,
+    answer: Answer,
+    answeredBy?: string,
+  ): Promise<{ seq: string; durable: boolean } | undefined> {
+    if (entry.expiry <= this.host.now()) {
+      await this.host.expireDue(this.scope);
+      return undefined;
     }
-    checkAgainstForm(entry.request, answer);
-    if (await end(entry.seq, 'answered', answer, answeredBy)) return true;
+    checkAnswer(entry.request, answer);
+    const ended = await this.end(entry.seq, 'answered', answer, answeredBy);
+    if (ended) return ended;
     // Lost, or late: a late answer ends the question as expired for everyone.
-    if (entry.expiry <= now()) await host.expireDue(scope);
+    if (entry.expiry <= this.host.now()) await this.host.expireDue(this.scope);
     // Or the entry listed here was stale: the id was asked again since (a notice not yet handled).
-    const [row] = await query(sql.openQuestionById, [scope, answer.id]);
+    const [row] = await this.query(this.host.sql.openQuestionById, [this.scope, answer.id]);
     const current = row && openOf(row);
-    return !!current && current.seq !== entry.seq && submitTo(current, answer, answeredBy);
-  };
+    return current && current.seq !== entry.seq
+      ? this.submitTo(current, answer, answeredBy)
+      : undefined;
+  }
 
   // Settled in the store (won, lost or late): this entry is no longer open for anyone, so it leaves
   // this snapshot now rather than when its notice arrives (queued after any reload in flight).
-  const settled = (entry: Open): Promise<void> =>
-    enqueue(async () => {
-      if (open.get(entry.request.id) === entry && open.delete(entry.request.id)) changed();
+  private settled(entry: Open): Promise<void> {
+    return this.enqueue(async () => {
+      if (this.open.get(entry.request.id) === entry && this.open.delete(entry.request.id))
+        this.changed();
     });
+  }
 
-  const inbox: StoreInbox = {
-    scope,
-    waitFor,
-    getSnapshot: () => (snapshot ??= [...open.values()].sort(bySeq).map((entry) => entry.request)),
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
-    },
-    async submit(value, submitOptions = {}) {
-      const answer = parseAnswer(value);
-      if (closed) throw closed;
-      const entry = await find(answer.id);
-      if (!entry) return false;
-      const won = await submitTo(entry, value, submitOptions.answeredBy ?? options.answeredBy);
-      await settled(entry);
-      return won;
-    },
-    answer(value) {
-      const { id } = parseAnswer(value);
-      const entry = open.get(id);
-      if (!entry || sending.has(id) || closed) return false;
-      if (entry.expiry <= now()) {
-        void host.expireDue(scope).catch((error: unknown) => host.report(storeErrorOf(error)));
-        return false;
-      }
-      // Checked here, before anything is sent: a form that does not fit throws at once.
-      checkAgainstForm(entry.request, value);
-      sending.add(id);
-      submitTo(entry, value, options.answeredBy)
-        .then(() => settled(entry))
-        .catch((error: unknown) => host.report(storeErrorOf(error)))
-        .finally(() => sending.delete(id));
-      return true;
-    },
-    cancel(id, cause) {
-      const entry = open.get(id);
-      if (!entry || sending.has(id) || closed) return false;
-      const asker = askers.get(id);
-      if (asker) {
-        void endOwn(asker, 'cancelled', cancel(asker.request, cause));
-        return true;
-      }
-      sending.add(id);
-      end(entry.seq, 'cancelled', null, options.answeredBy)
-        .catch((error: unknown) => host.report(storeErrorOf(error)))
-        .finally(() => sending.delete(id));
-      return true;
-    },
-    get: (id) => open.get(id)?.request,
-    refresh,
-    close: () => handle.close(new StoreError('closed', `The inbox of ${scope} is closed`)),
-  };
+  private async submit(
+    value: Answer,
+    submitOptions: { answeredBy?: string; signal?: AbortSignal } = {},
+  ): Promise<boolean> {
+    const answer = parseAnswer(value);
+    if (this.closed) throw this.closed;
+    checkAnswer(undefined, value);
+    const entry = await this.find(answer.id);
+    if (!entry) return false;
+    const answeredBy = submitOptions.answeredBy ?? this.options.answeredBy;
+    const ended = await this.submitTo(entry, value, answeredBy);
+    await this.settled(entry);
+    if (!ended) return false;
+    if (ended.durable) return true;
+    // Won: true once the asker has read it. Waiting starts before the check, so nothing is missed.
+    const delivered = this.deliveries.wait(ended.seq, submitOptions.signal);
+    this.background(this.checkDeliveries([ended.seq]));
+    return delivered;
+  }
 
-  const handle: InboxHandle = {
-    scope,
-    notice,
-    refresh,
-    close(cause) {
-      if (closed) return;
-      closed = cause;
-      stopExpiryTimer?.();
-      host.forget(handle);
-      for (const asker of [...askers.values()]) asker.finish(cancel(asker.request, cause));
-    },
-  };
-  return { inbox, handle };
+  private answerNow(value: Answer): boolean {
+    const { id } = parseAnswer(value);
+    const entry = this.open.get(id);
+    if (!entry || this.sending.has(id) || this.closed) return false;
+    if (entry.expiry <= this.host.now()) {
+      this.background(this.host.expireDue(this.scope));
+      return false;
+    }
+    // Checked here, before anything is sent: a form that does not fit throws at once.
+    checkAnswer(entry.request, value);
+    this.sending.add(id);
+    this.submitTo(entry, value, this.options.answeredBy)
+      .then(() => this.settled(entry))
+      .catch((error: unknown) => this.host.report(storeErrorOf(error)))
+      .finally(() => this.sending.delete(id));
+    return true;
+  }
+
+  private cancelOne(id: string, cause?: unknown): boolean {
+    const entry = this.open.get(id);
+    if (!entry || this.sending.has(id) || this.closed) return false;
+    const asker = this.askers.get(id);
+    if (asker) {
+      void this.endOwn(asker, 'cancelled', cancel(asker.request, cause));
+      return true;
+    }
+    this.sending.add(id);
+    this.end(entry.seq, 'cancelled', null, this.options.answeredBy)
+      .catch((error: unknown) => this.host.report(storeErrorOf(error)))
+      .finally(() => this.sending.delete(id));
+    return true;
+  }
+
+  async close(cause: StoreError): Promise<void> {
+    if (this.closed) return;
+    const askers = [...this.askers.values()];
+    // Nobody is left to read their answers: the rows end for everyone, then the waits resolve.
+    await Promise.all(
+      askers.map((asker) => this.endOwn(asker, 'cancelled', cancel(asker.request, cause))),
+    );
+    this.closed = cause;
+    this.stopExpiryTimer?.();
+    this.host.forget(this);
+    this.deliveries.close(cause);
+    for (const asker of [...this.askers.values()]) asker.finish(cancel(asker.request, cause));
+  }
+
+  /** The public face of this scope's questions. */
+  inbox(): StoreInbox {
+    return {
+      scope: this.scope,
+      waitFor: this.waitFor,
+      getSnapshot: () =>
+        (this.snapshot ??= [...this.open.values()].sort(bySeq).map((entry) => entry.request)),
+      subscribe: (listener) => this.listeners.add(listener),
+      submit: (answer, submitOptions) => this.submit(answer, submitOptions),
+      answer: (answer) => this.answerNow(answer),
+      cancel: (id, cause) => this.cancelOne(id, cause),
+      get: (id) => this.open.get(id)?.request,
+      refresh: () => this.refresh(),
+      close: () =>
+        this.background(
+          this.close(new StoreError('closed', `The inbox of ${this.scope} is closed`)),
+        ),
+    };
+  }
 }

@@ -1,68 +1,134 @@
-// The statements of durable calls, parameters only (see sql.ts for the questions).
-import { channel } from '../sql';
+// The statements of durable calls, parameters only (see sql.ts for the questions and the rule every
+// state change keeps: one statement, conditional on the state it leaves).
+import type { Names } from '../names';
+import { transition } from '../sql';
 
-const notifyCall = (event: 'ready' | 'done'): string =>
-  `pg_notify('${channel}', json_build_object('c', call_id, 'e', '${event}')::text)`;
+const ms = (parameter: string) => `${parameter}::double precision * interval '1 millisecond'`;
 
-/** Records a suspended call (its questions are inserted beside it, in the same transaction). */
-export const insertCall = `INSERT INTO waitfor_calls
-  (call_id, scope, server_key, state, suspension, round, trace, created_by)
-  VALUES ($1, $2, $3, 'waiting', $4::jsonb, $5, $6::jsonb, $7)`;
+/** One trace entry, built in SQL: the attempt it belongs to, what came of it, which host, when. */
+const traceEntry = (outcome: string, by: string) =>
+  `jsonb_build_array(jsonb_build_object('round', call.round, 'attempt', call.attempts,
+    'outcome', ${outcome}, 'by', ${by}::text, 'at', now()))`;
 
-/**
- * Claims one call to resume, skipping rows another host holds: a ready one, or a running one
- * whose host stopped renewing its lease (it died). $1 is this host, $2 the lease in ms.
- */
-export const claimCall = `UPDATE waitfor_calls
-  SET state = 'running', claimed_by = $1,
-    lease_until = now() + $2::double precision * interval '1 millisecond'
-  WHERE call_id = (
-    SELECT call_id FROM waitfor_calls
-    WHERE state = 'ready' OR (state = 'running' AND lease_until < now())
-      OR (state = 'waiting' AND NOT EXISTS (
-        SELECT 1 FROM waitfor_questions AS question
-        WHERE question.call_id = waitfor_calls.call_id AND question.state = 'open'))
-    ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
-  RETURNING call_id, scope, server_key, suspension, round, trace`;
+/** The statements of durable calls in one schema. */
+export function callStatements(names: Names) {
+  const calls = names.calls;
+  const notifyCall = (event: 'ready' | 'done') =>
+    `pg_notify('${names.channel}', json_build_object('c', call_id, 'e', '${event}')::text)`;
+  /** A claimable call: ready and due, or running under a lease that ran out (its host died). */
+  const claimable = (alias: string) =>
+    `(${alias}.state = 'ready' AND ${alias}.run_at <= now())
+      OR (${alias}.state = 'running' AND ${alias}.lease_until < now())`;
+  return {
+    /**
+     * Records a suspended call: `waiting` for its questions (inserted beside it, in the same
+     * transaction), or `ready` at once when it has none ($7 false: only host requests).
+     */
+    insertCall: `WITH inserted AS (
+  INSERT INTO ${calls} (call_id, scope, server_key, state, suspension, round, trace, created_by)
+  VALUES ($1, $2, $3, CASE WHEN $7::boolean THEN 'waiting' ELSE 'ready' END, $4::json, $5,
+    jsonb_build_array(jsonb_build_object('round', $5::integer, 'attempt', 0,
+      'outcome', 'suspended', 'by', $6::text, 'at', now())), $6)
+  RETURNING call_id, state)
+SELECT call_id, CASE WHEN state = 'ready' THEN ${notifyCall('ready')} END FROM inserted`,
 
-/** Keeps this host's claim alive while it resumes the call. */
-export const renewLease = `UPDATE waitfor_calls
-  SET lease_until = now() + $3::double precision * interval '1 millisecond'
-  WHERE call_id = $1 AND claimed_by = $2 AND state = 'running'`;
+    /**
+     * ready (due) or running (lease ran out) → running, claimed by $1 for $2 ms; counts the
+     * attempt and records it in the trace. Each branch reads its own partial index, oldest first,
+     * skipping rows another host holds (hosts never wait on each other).
+     */
+    claimCall: `WITH due AS (
+  SELECT call_id FROM ${calls} WHERE state = 'ready' AND run_at <= now()
+  ORDER BY run_at LIMIT 1 FOR UPDATE SKIP LOCKED),
+abandoned AS (
+  SELECT call_id FROM ${calls} WHERE state = 'running' AND lease_until < now()
+  ORDER BY lease_until LIMIT 1 FOR UPDATE SKIP LOCKED)
+${transition({
+  table: calls,
+  alias: 'call',
+  from: ['ready', 'running'],
+  set: `state = 'running', claimed_by = $1, lease_until = now() + ${ms('$2')},
+    attempts = call.attempts + 1,
+    trace = call.trace || jsonb_build_array(jsonb_build_object('round', call.round,
+      'attempt', call.attempts + 1, 'outcome', 'claimed', 'by', $1::text, 'at', now()))`,
+  where: `call.call_id = coalesce((SELECT call_id FROM due), (SELECT call_id FROM abandoned))
+    AND (${claimable('call')})`,
+  returning:
+    'call.call_id, call.scope, call.server_key, call.suspension, call.round, call.attempts',
+})}`,
 
-/** The ended questions of one call, to build the Answers of its resume. */
-export const callAnswers = `SELECT id, state, answer FROM waitfor_questions
-  WHERE call_id = $1 AND state <> 'open' ORDER BY seq`;
+    /** Keeps this host's claim alive while it resumes the call (fenced: only the holder). */
+    renewLease: `UPDATE ${calls} SET lease_until = now() + ${ms('$3')}
+  WHERE call_id = $1 AND claimed_by = $2 AND state = 'running'`,
 
-/** Removes the answers' data once the call was resumed with them (unless kept: $2). */
-export const scrubCallAnswers = `UPDATE waitfor_questions
-  SET delivered_at = now(), answer = CASE WHEN $2::boolean THEN answer ELSE answer - 'data' END
-  WHERE call_id = $1 AND state <> 'open' AND delivered_at IS NULL`;
+    /** The ended questions of one call, to build the Answers of its resume. */
+    callAnswers: `SELECT id, state, answer FROM ${names.questions}
+  WHERE call_id = $1 AND state <> 'open' ORDER BY seq`,
 
-/** Ends a call this host holds (fenced: a host whose lease was taken over changes nothing). */
-export const finishCall = `WITH finished AS (
-  UPDATE waitfor_calls
-  SET state = $3, result = $4::jsonb, error = $5::jsonb, trace = trace || $6::jsonb,
-    suspension = NULL, claimed_by = NULL, lease_until = NULL, ended_at = now()
-  WHERE call_id = $1 AND claimed_by = $2 AND state = 'running'
-  RETURNING call_id)
-SELECT call_id, ${notifyCall('done')} FROM finished`;
+    /** Marks the answers of a resumed call delivered, and removes their data (unless kept: $2). */
+    scrubCallAnswers: `UPDATE ${names.questions} AS question SET delivered_at = now(),
+    answer = CASE WHEN $2::boolean OR question.answer IS NULL THEN question.answer
+      WHEN question.outcome = 'accepted' THEN json_build_object('id', question.id, 'ok', true)
+      ELSE json_build_object('id', question.id, 'ok', false, 'reason', question.outcome) END
+  WHERE question.call_id = $1 AND question.state <> 'open' AND question.delivered_at IS NULL`,
 
-/**
- * Lets go of a call after a failure that may pass: nobody holds it, and its lease ends in $3 ms,
- * when any host may claim it again (fenced: only the holder can).
- */
-export const retryLater = `UPDATE waitfor_calls
-  SET claimed_by = NULL, lease_until = now() + $3::double precision * interval '1 millisecond',
-    trace = trace || $4::jsonb
-  WHERE call_id = $1 AND claimed_by = $2 AND state = 'running'`;
+    /** running → complete or failed ($3), for the host holding it (fenced by the claim). */
+    finishCall: `WITH finished AS (
+  ${transition({
+    table: calls,
+    alias: 'call',
+    from: ['running'],
+    set: `state = $3, result = $4::json, error = $5::jsonb,
+      trace = call.trace || ${traceEntry('$3::text', '$2')},
+      suspension = NULL, claimed_by = NULL, lease_until = NULL, ended_at = now()`,
+    where: 'call.call_id = $1 AND call.claimed_by = $2',
+    returning: 'call.call_id',
+  })})
+SELECT call_id, ${notifyCall('done')} FROM finished`,
 
-/** Puts a call this host holds back to waiting, on its next round's suspension (fenced too). */
-export const suspendAgain = `UPDATE waitfor_calls
-  SET state = 'waiting', suspension = $3::jsonb, round = $4, trace = trace || $5::jsonb,
-    claimed_by = NULL, lease_until = NULL
-  WHERE call_id = $1 AND claimed_by = $2 AND state = 'running'
-  RETURNING call_id`;
+    /**
+     * running → ready after a failure that may pass: due again after $3 ms doubled per attempt
+     * already made (capped at an hour), for any host; the answers stay (fenced by the claim).
+     */
+    retryLater: transition({
+      table: calls,
+      alias: 'call',
+      from: ['running'],
+      set: `state = 'ready', claimed_by = NULL, lease_until = NULL,
+        run_at = now() + least(${ms('$3')} * power(2, greatest(call.attempts - 1, 0)), interval '1 hour'),
+        trace = call.trace || ${traceEntry(`'retry'`, '$2')}`,
+      where: 'call.call_id = $1 AND call.claimed_by = $2',
+      returning: 'call.call_id',
+    }),
 
-/** Where a call stands, for the host awaiting its result. */
-export const callState = `SELECT state, result, error FROM waitfor_calls WHERE call_id = $1`;
+    /**
+     * running → waiting on the next round's suspension ($3, round $4), or ready at once when that
+     * round has no questions ($5 false); fenced by the claim. The attempt count starts again.
+     */
+    suspendAgain: `WITH suspended AS (
+  ${transition({
+    table: calls,
+    alias: 'call',
+    from: ['running'],
+    set: `state = CASE WHEN $5::boolean THEN 'waiting' ELSE 'ready' END, suspension = $3::json,
+      round = $4, attempts = 0, run_at = now(),
+      trace = call.trace || ${traceEntry(`'suspended'`, '$2')},
+      claimed_by = NULL, lease_until = NULL`,
+    where: 'call.call_id = $1 AND call.claimed_by = $2',
+    returning: 'call.call_id, call.state',
+  })})
+SELECT call_id, CASE WHEN state = 'ready' THEN ${notifyCall('ready')} END FROM suspended`,
+
+    /** Where a call stands, for the host awaiting its result. */
+    callState: `SELECT state, result, error FROM ${calls} WHERE call_id = $1`,
+
+    /** Deletes ended calls older than $1 ms, a bounded batch at a time (their questions follow). */
+    deleteEndedCalls: `DELETE FROM ${calls} WHERE call_id IN (
+  SELECT call_id FROM ${calls}
+  WHERE state IN ('complete', 'failed') AND ended_at < now() - ${ms('$1')}
+  LIMIT 1000)`,
+  };
+}
+
+/** The statements of durable calls, one schema's. */
+export type CallStatements = ReturnType<typeof callStatements>;

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Answer, Request } from '@waitfor/core';
-import { cancel, expire, parseAnswer } from '@waitfor/core';
+import { cancel, expire, parseAnswer, parseRequest } from '@waitfor/core';
 import type { DurableOutcome, Suspension } from '@waitfor/mcp-bridge';
 import type { Driver, Queryable, Row } from '../drivers/driver';
-import * as sql from '../sql';
+import type { QuestionStatements } from '../sql';
 import { StoreError, storeErrorOf } from '../storeError';
-import * as callSql from './callSql';
+import { checkRequest } from '../storeInbox';
+import type { CallStatements } from './callSql';
 
 /** Options of Store.durableCalls. */
 export interface DurableCallsOptions {
@@ -20,10 +21,13 @@ export interface DurableCallsOptions {
   work?: boolean;
   /**
    * After a failure that may pass (the client could not be had or lost its connection, a timeout),
-   * the call is tried again this much later, by any host (default 5 s) …
+   * the call is tried again this much later, by any host (default 5 s), doubled after each attempt …
    */
   retryMs?: number;
-  /** … at most this many times in all, then it fails (default 5). */
+  /**
+   * … and claimed at most this many times in all (default 5): a claim whose host died counts too.
+   * Then it fails.
+   */
   maxAttempts?: number;
 }
 
@@ -57,6 +61,8 @@ export interface CallsHost {
   instance: string;
   keepAnswerData: boolean;
   report(error: StoreError): void;
+  sql: QuestionStatements;
+  calls: CallStatements;
 }
 
 /** What the store calls on durable calls: a call became ready or ended. */
@@ -102,17 +108,20 @@ function answerOf(request: Request, row: Row | undefined): Answer {
 /** Inserts the questions of a suspension, each tied to the call. */
 async function insertQuestions(
   tx: Queryable,
+  sql: QuestionStatements,
   scope: string,
   callId: string,
   instance: string,
   suspension: Suspension,
 ): Promise<void> {
   for (const request of suspension.requests) {
+    // A server's questions get the checks of any Request the store keeps.
+    const json = checkRequest(parseRequest(request));
     const rows = await tx.query(sql.insertQuestion, [
       scope,
       request.id,
       request.kind,
-      JSON.stringify(request),
+      json,
       request.data?.origin === undefined ? null : JSON.stringify(request.data.origin),
       request.expiresAt ?? null,
       instance,
@@ -128,7 +137,7 @@ export function createDurableCalls(
   host: CallsHost,
   options: DurableCallsOptions,
 ): { calls: DurableCalls; handle: CallsHandle } {
-  const { driver, instance } = host;
+  const { driver, instance, calls: callSql } = host;
   const leaseMs = options.leaseMs ?? 30_000;
   if (!(leaseMs > 0)) throw new StoreError('invalid_options', 'leaseMs must be a number > 0');
   const retryMs = options.retryMs ?? 5_000;
@@ -141,14 +150,72 @@ export function createDurableCalls(
   let again = false;
 
   const bridge = () => import('@waitfor/mcp-bridge');
-  const trace = (round: number, outcome: string) =>
-    JSON.stringify([{ round, outcome, by: instance, at: new Date().toISOString() }]);
 
-  /** Resumes one claimed call and records what came of it (fenced by the claim). */
+  /** Stores what came of a failed resume: due again later when it may pass, else failed. */
+  const failed = async (row: Row, error: unknown): Promise<void> => {
+    const callId = String(row.call_id);
+    const { code, message } = error as { code?: unknown; message?: unknown };
+    const stored = { code: String(code ?? 'error'), message: String(message ?? error) };
+    // Nothing was sent, or the server never answered: the answers stay, the call is due again.
+    if (passing(error) && Number(row.attempts) < maxAttempts) {
+      await driver.query(callSql.retryLater, [callId, instance, retryMs]);
+      // This host looks again then; any other host's poll may be first.
+      const timer = setTimeout(
+        () => {
+          void work().catch((failure: unknown) => host.report(storeErrorOf(failure)));
+        },
+        retryMs * 2 ** (Number(row.attempts) - 1) + 50,
+      );
+      timer.unref?.();
+      return;
+    }
+    await driver.query(callSql.finishCall, [
+      callId,
+      instance,
+      'failed',
+      null,
+      JSON.stringify(stored),
+    ]);
+  };
+
+  /** Stores a resume's outcome: the result once, or the next round and its questions. */
+  const resumed = async (row: Row, outcome: DurableOutcome): Promise<void> => {
+    const callId = String(row.call_id);
+    await driver.query(callSql.scrubCallAnswers, [callId, host.keepAnswerData]);
+    if (outcome.status === 'complete') {
+      await driver.query(callSql.finishCall, [
+        callId,
+        instance,
+        'complete',
+        JSON.stringify(outcome.result),
+        null,
+      ]);
+      return;
+    }
+    // A further round: its questions go back through the store, like the first ones.
+    const next = outcome.suspension;
+    await driver.transaction(async (tx) => {
+      const kept = await tx.query(callSql.suspendAgain, [
+        callId,
+        instance,
+        JSON.stringify(next),
+        Number(row.round) + 1,
+        next.requests.length > 0,
+      ]);
+      if (kept.length > 0)
+        await insertQuestions(tx, host.sql, String(row.scope), callId, instance, next);
+    });
+  };
+
+  /**
+   * Resumes one claimed call and records what came of it (fenced by the claim). A host that dies
+   * after sending the retry leaves the claim to run out; the next host sends the same retry again:
+   * the suspension and the answers are read from the same rows, so `requestState` and
+   * `inputResponses` are the same bytes (at least once toward the server).
+   */
   const resumeClaimed = async (row: Row): Promise<void> => {
     const callId = String(row.call_id);
     const suspension = row.suspension as Suspension;
-    const round = Number(row.round);
     // The lease is renewed while the server works; a host that dies stops renewing it.
     const renew = setInterval(() => {
       driver
@@ -163,66 +230,12 @@ export function createDurableCalls(
       let outcome: DurableOutcome;
       try {
         const { resume } = await bridge();
-        outcome = await resume(
-          await options.clientFor(String(row.server_key)),
-          suspension,
-          answers,
-        );
+        const client = await options.clientFor(String(row.server_key));
+        outcome = await resume(client, suspension, answers);
       } catch (error) {
-        const { code, message } = error as { code?: unknown; message?: unknown };
-        const stored = { code: String(code ?? 'error'), message: String(message ?? error) };
-        const attempts = (row.trace as { outcome?: unknown }[]).filter(
-          (step) => step.outcome === 'retry',
-        ).length;
-        // Nothing was sent, or the server never answered: the answers stay, the call waits.
-        if (passing(error) && attempts + 1 < maxAttempts) {
-          await driver.query(callSql.retryLater, [
-            callId,
-            instance,
-            retryMs,
-            trace(round, 'retry'),
-          ]);
-          // This host looks again then; any other host's poll may be first.
-          const timer = setTimeout(() => {
-            void work().catch((failure: unknown) => host.report(storeErrorOf(failure)));
-          }, retryMs + 50);
-          timer.unref?.();
-          return;
-        }
-        await driver.query(callSql.finishCall, [
-          callId,
-          instance,
-          'failed',
-          null,
-          JSON.stringify(stored),
-          trace(round, 'failed'),
-        ]);
-        return;
+        return await failed(row, error);
       }
-      await driver.query(callSql.scrubCallAnswers, [callId, host.keepAnswerData]);
-      if (outcome.status === 'complete') {
-        await driver.query(callSql.finishCall, [
-          callId,
-          instance,
-          'complete',
-          JSON.stringify(outcome.result),
-          null,
-          trace(round, 'complete'),
-        ]);
-        return;
-      }
-      // A further round: its questions go back through the store, like the first ones.
-      const next = outcome.suspension;
-      await driver.transaction(async (tx) => {
-        const kept = await tx.query(callSql.suspendAgain, [
-          callId,
-          instance,
-          JSON.stringify(next),
-          round + 1,
-          trace(round, 'suspended'),
-        ]);
-        if (kept.length > 0) await insertQuestions(tx, String(row.scope), callId, instance, next);
-      });
+      await resumed(row, outcome);
     } finally {
       clearInterval(renew);
     }
@@ -267,10 +280,10 @@ export function createDurableCalls(
           serverKey,
           JSON.stringify(outcome.suspension),
           outcome.suspension.round,
-          trace(outcome.suspension.round, 'suspended'),
           instance,
+          outcome.suspension.requests.length > 0,
         ]);
-        await insertQuestions(tx, scope, callId, instance, outcome.suspension);
+        await insertQuestions(tx, host.sql, scope, callId, instance, outcome.suspension);
       });
       return { callId, status: 'waiting' };
     },

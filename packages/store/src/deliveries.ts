@@ -1,0 +1,66 @@
+import { StoreError } from './storeError';
+
+interface Waiter {
+  settle(delivered: boolean): void;
+  fail(error: unknown): void;
+}
+
+/**
+ * The answers given through one inbox whose asker has not read them yet, by row. `submit` resolves
+ * true only once the asking host has read the answer (its `delivered` notice, or a reload that
+ * finds the row delivered) and false once the row is closed unread (its asker is gone).
+ */
+export class Deliveries {
+  private readonly waiting = new Map<string, Set<Waiter>>();
+
+  /** Waits until row `seq` is delivered (true) or closed unread (false); `signal` stops waiting. */
+  wait(seq: string, signal?: AbortSignal): Promise<boolean> {
+    return new Promise<boolean>((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const set = this.waiting.get(seq) ?? new Set<Waiter>();
+      const done = (): void => {
+        set.delete(waiter);
+        if (set.size === 0 && this.waiting.get(seq) === set) this.waiting.delete(seq);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      const waiter: Waiter = {
+        settle: (delivered) => {
+          done();
+          resolve(delivered);
+        },
+        fail: (error) => {
+          done();
+          reject(error);
+        },
+      };
+      const onAbort = (): void => waiter.fail(signal!.reason);
+      set.add(waiter);
+      this.waiting.set(seq, set);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /** The rows someone is waiting on. */
+  pending(): string[] {
+    return [...this.waiting.keys()];
+  }
+
+  has(seq: string): boolean {
+    return this.waiting.has(seq);
+  }
+
+  /** Row `seq` was read by its asker (true) or closed unread (false). */
+  settle(seq: string, delivered: boolean): void {
+    for (const waiter of [...(this.waiting.get(seq) ?? [])]) waiter.settle(delivered);
+  }
+
+  /** The inbox closed: nobody here learns the outcome any more. */
+  close(cause: StoreError): void {
+    const error = new StoreError(
+      'closed',
+      'The inbox closed before the asker read the answer; it may still be delivered',
+      { cause },
+    );
+    for (const set of [...this.waiting.values()]) for (const waiter of [...set]) waiter.fail(error);
+  }
+}
