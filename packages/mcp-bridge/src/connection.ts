@@ -17,7 +17,7 @@ import type {
   ReadResourceResult,
 } from '@modelcontextprotocol/client';
 import type { Answer, WaitFor } from '@waitfor/core';
-import { createController, isAborted, isRecord, schedule } from '@waitfor/runtime';
+import { isAborted, isRecord, schedule } from '@waitfor/runtime';
 import {
   attachWaitFor,
   type AttachOptions,
@@ -181,20 +181,20 @@ export async function connectWith(
   );
   const [state, setState] = createConnectionState();
   const connected = () => state.getSnapshot().status === 'connected';
-  // Aborted (with the cause) when the connection is lost: every open question ends, connection_lost.
-  let live = createController();
+  // Lost (with the cause): every open question ends connection_lost, and new ones until restored.
+  const questions = guardWaitFor(options.waitFor);
   let swapping = false;
   // Cancels the wait before the next attempt (close() while reconnecting: that attempt never runs).
   let cancelWait = () => {};
   const attachment = attachWaitFor(client, {
     ...options,
-    waitFor: guardWaitFor(options.waitFor, () => live.signal),
+    waitFor: questions.waitFor,
   });
   const closeClient = () => client.close().catch(() => undefined);
 
   const lose = (error: unknown) => {
     if (swapping || !connected()) return;
-    live.abort(error);
+    questions.lose(error);
     // Without reconnection the SDK ends the calls in flight as it always has.
     if (maxAttempts) void recover(error);
     else setState('closed', { error });
@@ -236,7 +236,7 @@ export async function connectWith(
       try {
         await closeClient();
         await open();
-        live = createController();
+        questions.restore();
         return setState('connected');
       } catch (next) {
         error = next;
@@ -249,7 +249,7 @@ export async function connectWith(
   };
   const shutdown = async () => {
     cancelWait();
-    live.abort(new BridgeError('aborted', 'Closed'));
+    questions.lose(new BridgeError('aborted', 'Closed'));
     setState('closed');
     attachment.detach();
     swapping = true;

@@ -286,7 +286,7 @@ describe('durable suspension', () => {
           accept(request, { name: 'Ada', age: 1_000_000 }),
         ]).catch((caught: unknown) => caught);
         expect(BridgeError.isInstance(error) && error.code, label).toBe('invalid_params');
-        expect((error as Error).message, label).toMatch(/does not show its inputRequest/);
+        expect((error as Error).message, label).toMatch(/matches no inputRequest/);
       }
       expect(server.received.length).toBe(from);
     });

@@ -44,18 +44,19 @@ export interface Suspension {
 /** The inputRequests key a suspension's Request answers (checked by parseSuspension). */
 const keyOf = (request: Request): string => request.data?.origin?.['inputKey'] as string;
 
-/** Equal JSON values (key order aside); walks `a` at most, which parseSuspension has bounded. */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (!isRecord(a) && !Array.isArray(a)) return false;
-  if ((!isRecord(b) && !Array.isArray(b)) || Array.isArray(a) !== Array.isArray(b)) return false;
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  const other = b as Record<string, unknown>;
-  return keys.every(
-    (key) => Object.hasOwn(other, key) && sameJson((a as Record<string, unknown>)[key], other[key]),
-  );
-}
+/** Equal JSON values, key order aside; walks `a` at most, which parseSuspension has bounded. */
+const sameJson = (a: unknown, b: unknown): boolean =>
+  a === b ||
+  (typeof a === 'object' &&
+    typeof b === 'object' &&
+    a !== null &&
+    b !== null &&
+    Array.isArray(a) === Array.isArray(b) &&
+    Object.keys(a).length === Object.keys(b).length &&
+    Object.entries(a).every(
+      ([key, value]) =>
+        Object.hasOwn(b, key) && sameJson(value, (b as Record<string, unknown>)[key]),
+    ));
 
 /** True when `request` shows exactly what `params` ask (the Request the bridge builds from them). */
 function shows(request: Request, params: Parameters<typeof requestOf>[0]): boolean {
@@ -132,11 +133,9 @@ export function parseSuspension(value: unknown, limits?: Partial<BridgeLimits>):
       throw fail(messageOf(error), error);
     }
     const params = keys.get(keyOf(request));
-    if (!keys.delete(keyOf(request)) || ids.has(request.id))
+    // One form per question: a Request that shows another than its inputRequest matches none.
+    if (!keys.delete(keyOf(request)) || ids.has(request.id) || !shows(request, params!))
       throw fail(`request ${request.id} matches no inputRequest`);
-    // One form per question: the one shown is the one the answer is checked against.
-    if (!shows(request, params!))
-      throw fail(`request ${request.id} does not show its inputRequest ${keyOf(request)} as sent`);
     ids.add(request.id);
   }
   if (keys.size) throw fail(`no request for inputRequests ${[...keys]}`);
