@@ -1,5 +1,6 @@
 /**
- * The bridge (v2 client through `connect`) against the hostile server over HTTP, both eras
+ * The bridge (v2 client, through `connect` and through `attachWaitFor`) against the hostile server
+ * over HTTP, both eras
  * (src/__fixtures__/hostile*): every case ends in a typed BridgeError or a protocol-correct
  * refusal — no hang, no unhandled rejection, no answer sent twice (counted on the server side).
  */
@@ -16,14 +17,22 @@ import {
   resultText,
   withDeadline,
 } from './__fixtures__/hostileHelpers';
-import type { BridgeErrorCode, Connection } from './index';
-import { connect } from './index';
+import { openClient, type BridgePath } from './__fixtures__/clients';
+import type { Bridge, BridgeErrorCode, Connection } from './index';
+import { callTool, connect } from './index';
 
 failOnUnhandledRejections();
 
-describe.each(['legacy', 'modern'] as const)('hostile server over HTTP, %s era', (era) => {
+/** What these tests use of a connection, whichever path made it. */
+type Connected = Pick<Connection, 'callTool' | 'era' | 'close'>;
+
+const eraPaths = (['legacy', 'modern'] as const).flatMap((era) =>
+  (['connect', 'attachWaitFor'] as BridgePath[]).map((path) => [era, path] as const),
+);
+
+describe.each(eraPaths)('hostile server over HTTP, %s era, %s', (era, path) => {
   let server: HostileHttpServer;
-  const connections: Connection[] = [];
+  const connections: Connected[] = [];
   beforeEach(async () => {
     server = await startHostileHttpServer();
   });
@@ -32,8 +41,26 @@ describe.each(['legacy', 'modern'] as const)('hostile server over HTTP, %s era',
     await server.close();
   });
 
-  const open = async (waitFor: WaitFor, options: Record<string, unknown> = {}) => {
-    const connection = await connect({ url: server.url }, { waitFor, era, ...options });
+  /** A v2 client the test made, the bridge attached to it by the host. */
+  const attached = async (waitFor: WaitFor, options: Record<string, unknown>) => {
+    const kind = era === 'modern' ? 'v2-modern' : 'v2-legacy';
+    const opened = await openClient(kind, 'http', { url: server.url }, { waitFor, ...options });
+    return {
+      callTool: ((params: object, callOptions?: object) =>
+        callTool(opened.client, params as never, callOptions)) as Connection['callTool'],
+      era: (opened.attachment as Bridge).era,
+      // What connect's close does: detach (every open question ends), then close the client.
+      close: () => (opened.attachment.detach(), opened.close()),
+    };
+  };
+  const open = async (
+    waitFor: WaitFor,
+    options: Record<string, unknown> = {},
+  ): Promise<Connected> => {
+    const connection =
+      path === 'connect'
+        ? await connect({ url: server.url }, { waitFor, era, ...options })
+        : await attached(waitFor, options);
     connections.push(connection);
     expect(connection.era).toBe(era);
     return connection;

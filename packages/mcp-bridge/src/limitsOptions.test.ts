@@ -1,11 +1,12 @@
 /**
  * The `limits` option itself, against the real dual-era server: a bad limit is the host's mistake
  * (`invalid_options`, before anything is sent), and a call's own limits apply over its
- * attachment's, in both eras, refusing before anyone is asked.
+ * attachment's, in both eras, through `attachWaitFor` and `connect`, refusing before anyone is asked.
  */
 import { accept } from '@waitfor/core';
 import { describe, expect, it } from 'vitest';
 import {
+  bridgePaths,
   openClient,
   scriptedPerson,
   textOf,
@@ -66,9 +67,9 @@ describe('limits option', () => {
     });
   });
 
-  it.each(['v2-modern', 'v2-legacy', 'v1'] as const)(
-    '%s: form limits of a call (over its attachment) refuse the form before anyone is asked',
-    async (kind) => {
+  it.each(bridgePaths)(
+    '%s, %s client: form limits of a call (over its attachment) refuse the form before anyone is asked',
+    async (path, kind) => {
       const person = scriptedPerson((request) => accept(request, { name: 'Ada' }));
       const { client, close } = await openClient(
         kind,
@@ -78,6 +79,7 @@ describe('limits option', () => {
           waitFor: person.waitFor,
           limits: { form: { fields: 100 } },
         },
+        path,
       );
       try {
         const call = callTool(client, { name: 'ask_form' }, { limits: { form: { fields: 2 } } });
