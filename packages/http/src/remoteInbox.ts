@@ -59,7 +59,8 @@ export interface RemoteInbox extends Inbox {
   readonly waitFor: WaitFor;
   /**
    * Sends the answer: the question leaves the snapshot at once (sent) and stays out once the server
-   * confirms. On a refusal or a failure it comes back and `getAnswerError(id)` says why. False for
+   * confirms. On a refusal or a failure it comes back and `getAnswerError(id)` says why; on a 409
+   * (`conflict`: it was answered elsewhere first, or ended) it stays out, as it has ended. False for
    * a question that is not listed or already being sent; throws `invalid_answer` for a malformed one.
    */
   answer(answer: Answer): boolean;
@@ -263,6 +264,8 @@ export function createRemoteInbox(options: RemoteInboxOptions): RemoteInbox {
     }
     // Kept after the question left too (a 409: answered elsewhere), until the next answer to it.
     answerErrors.set(id, error);
+    // The server says it has ended: it is not open, whether or not its change has arrived yet.
+    if (error.code === 'conflict') open.delete(id);
     if (answerErrors.size > maxAnswerErrors) answerErrors.delete(answerErrors.keys().next().value!);
     changed();
     return false;

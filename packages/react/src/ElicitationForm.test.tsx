@@ -256,7 +256,9 @@ describe('ElicitationForm with the server-everything schema', { timeout: 20_000 
       },
     };
     const { user, answer } = setup(reAsk);
-    expect(document.querySelector('[data-waitfor-attempt]')?.textContent).toBe('Attempt 2');
+    expect(document.querySelector('[data-waitfor-attempt]')?.textContent).toBe(
+      'Asked again: please check your answer.',
+    );
     // The person's values, not the defaults.
     expect(field('String')).toHaveProperty('value', 'Ada Lovelace');
     expect(field('Boolean')).toHaveProperty('checked', true);

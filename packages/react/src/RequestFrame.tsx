@@ -2,6 +2,8 @@
 import type { ReactNode } from 'react';
 import { cancel } from '@waitfor/core';
 import type { Answer, Request } from '@waitfor/core';
+import { useAnswerFailure } from './answerFailure.js';
+import type { AnswerFailure } from './answerFailure.js';
 import { classNames } from './classNames.js';
 import { Countdown } from './Countdown.js';
 import { useLocalization } from './localization.js';
@@ -24,6 +26,40 @@ export function ServerLine({ server }: { server: string }) {
   );
 }
 
+/**
+ * "Answered elsewhere" (by whom, where the host says): the note a question that is no longer open
+ * shows in place of its controls.
+ */
+export function ClosedNote({ failure }: { failure?: AnswerFailure | undefined }) {
+  const { text } = useLocalization();
+  const who = failure?.code === 'conflict' ? failure.answeredBy : undefined;
+  return (
+    <p role="status" className="waitfor-closed">
+      {who === undefined ? text('closed') : text('closedBy', { who })}
+    </p>
+  );
+}
+
+/**
+ * Why this page's last answer did not go through, when it is still worth answering again: not
+ * sent (kept here to send again), refused with field errors (on the fields), or refused with the
+ * server's reason.
+ */
+function FailureNote({ failure }: { failure: AnswerFailure }) {
+  const { text } = useLocalization();
+  const words =
+    failure.code === 'invalid_form' && failure.errors !== undefined
+      ? text('refusedFields')
+      : failure.code === 'unavailable'
+        ? text('notSent')
+        : text('notAccepted', { error: failure.message });
+  return (
+    <p role="alert" className="waitfor-error waitfor-answer-error">
+      {words}
+    </p>
+  );
+}
+
 /** Props of RequestFrame. */
 export interface RequestFrameProps {
   request: Request;
@@ -37,11 +73,15 @@ export interface RequestFrameProps {
 /**
  * The common outside of every view: who asks, what (a heading of the provider's level), and until
  * when. Renders nothing once this view answered, and an "answered elsewhere" note when the
- * Request was settled elsewhere. Escape anywhere inside an open question cancels it (through `settle`).
+ * Request was settled elsewhere (or this page's answer lost the race: by whom, where the host
+ * says). When this page's last answer did not go through, says why above the controls.
+ * Escape anywhere inside an open question cancels it (through `settle`).
  */
 export function RequestFrame({ request, status, settle, className, children }: RequestFrameProps) {
   const { text, headingLevel } = useLocalization();
+  const failure = useAnswerFailure(request.id);
   if (status === 'answered') return null;
+  const closed = status === 'closed' || failure?.code === 'conflict';
   const server = requestServer(request, text('unknownServer'));
   const Heading = `h${headingLevel}` as const;
   return (
@@ -50,7 +90,7 @@ export function RequestFrame({ request, status, settle, className, children }: R
       aria-label={text('region', { server, prompt: request.prompt })}
       data-waitfor-kind={request.kind}
       onKeyDown={(event) => {
-        if (event.key === 'Escape' && !event.defaultPrevented && status === 'open' && settle) {
+        if (event.key === 'Escape' && !event.defaultPrevented && !closed && settle) {
           event.preventDefault();
           settle(cancel(request));
         }
@@ -64,12 +104,13 @@ export function RequestFrame({ request, status, settle, className, children }: R
         </Heading>
         <Countdown expiresAt={request.expiresAt} />
       </header>
-      {status === 'closed' ? (
-        <p role="status" className="waitfor-closed">
-          {text('closed')}
-        </p>
+      {closed ? (
+        <ClosedNote failure={failure} />
       ) : (
-        children
+        <>
+          {failure === undefined ? null : <FailureNote failure={failure} />}
+          {children}
+        </>
       )}
     </section>
   );

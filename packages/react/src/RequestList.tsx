@@ -2,8 +2,10 @@
 import { memo, useEffect, useMemo, useRef } from 'react';
 import type { ComponentType, ReactNode } from 'react';
 import type { Request } from '@waitfor/core';
+import { AnsweredElsewhere } from './AnsweredElsewhere.js';
 import { ArrivalAnnouncer } from './ArrivalAnnouncer.js';
 import { classNames } from './classNames.js';
+import { useDepartedRequests } from './departedRequests.js';
 import { useLocalization } from './localization.js';
 import { RequestBoundary } from './RequestBoundary.js';
 import { RequestView } from './RequestView.js';
@@ -36,10 +38,13 @@ export interface RequestListProps {
  * A polite live region announces each question that arrives (and who asks). When the question
  * that held keyboard focus leaves the list (answered, or settled elsewhere), focus moves to the
  * prompt of the question that took its place (else the one before it), or to the empty note.
+ * A question whose answer from this page lost to one given elsewhere says so ("Answered
+ * elsewhere", by whom where the host says) below the list until dismissed.
  */
 export function RequestList({ item = RequestListItem, empty, className }: RequestListProps) {
   const { text } = useLocalization();
   const requests = usePendingRequests();
+  const { departed, dismiss } = useDepartedRequests();
   // Items are memoized by id so answering one Request re-renders only that one.
   const Item = useMemo(() => (item === RequestListItem ? item : memo(item)), [item]);
   const root = useRef<HTMLDivElement>(null);
@@ -91,6 +96,21 @@ export function RequestList({ item = RequestListItem, empty, className }: Reques
           ))}
         </ul>
       )}
+      <DepartedList departed={departed} dismiss={dismiss} />
     </div>
+  );
+}
+
+/** The notes of questions answered elsewhere first (see useDepartedRequests). */
+export function DepartedList({ departed, dismiss }: ReturnType<typeof useDepartedRequests>) {
+  if (departed.length === 0) return null;
+  return (
+    <ul className="waitfor-departed-items">
+      {departed.map((request) => (
+        <li key={request.id} className="waitfor-departed-item">
+          <AnsweredElsewhere request={request} onDismiss={() => dismiss(request.id)} />
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -117,7 +117,9 @@ describe('Intl formatting in the provider locale', () => {
     try {
       const expiresAt = '2030-01-01T00:01:05Z';
       const inbox = createInbox();
-      renderWithInbox(<EveryView inbox={inbox} locale="de" />, inbox);
+      // The default wording of a re-ask names no number; a translation may ({attempt}).
+      const messages = { attempt: 'Versuch {attempt}' };
+      renderWithInbox(<EveryView inbox={inbox} locale="de" messages={messages} />, inbox);
       ask(inbox, { ...everyRequest.sampling, id: 's2' });
       ask(inbox, { id: 'soon', kind: 'approval', prompt: 'Bald?', expiresAt });
       ask(inbox, {
@@ -135,7 +137,7 @@ describe('Intl formatting in the provider locale', () => {
         `Expires in 60 Sekunden, at ${at}`,
       );
       const text = document.body.textContent ?? '';
-      expect(text).toContain('Attempt 1.234');
+      expect(text).toContain('Versuch 1.234');
       expect(text).toContain('At most 1.234 tokens');
       // German puts a (no-break) space before the percent sign.
       expect(text).toMatch(/Cost 25\s%, speed 50\s%, intelligence –/);

@@ -8,6 +8,12 @@ export const defaultMessages = {
   region: 'Request from {server}: {prompt}',
   unknownServer: 'Unknown server',
   closed: 'Answered elsewhere: this request is no longer open.',
+  closedBy: 'Answered elsewhere by {who}: this request is no longer open.',
+  dismiss: 'Dismiss',
+  // An answer that did not go through (an inbox that sends answers elsewhere says why)
+  notSent: 'Your answer could not be sent. It is kept here: send it again.',
+  refusedFields: 'Your answer was not accepted: see the marked fields.',
+  notAccepted: 'Your answer was not accepted: {error}',
   expires: 'Expires {remaining}, at {time}',
   expired: 'Expired',
   /** A button's accessible name: what it does and which question it answers. */
@@ -23,7 +29,7 @@ export const defaultMessages = {
   arrivedMany: '{count} new questions',
   broken: 'This request cannot be shown. You can still decline or cancel it.',
   // Forms
-  attempt: 'Attempt {attempt}',
+  attempt: 'Asked again: please check your answer.',
   schemaError: 'This form cannot be shown: {error}. You can still decline or cancel.',
   choose: 'Choose…',
   dateTimeHint: 'Date and time, e.g. 2026-01-31T09:00:00Z',

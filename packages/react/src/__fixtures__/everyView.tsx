@@ -1,6 +1,8 @@
 import { createInbox } from '@waitfor/core';
 import type { Inbox, Request } from '@waitfor/core';
+import { useState } from 'react';
 import {
+  AnsweredElsewhere,
   ApprovalView,
   CallProgress,
   ConnectionStatus,
@@ -110,6 +112,33 @@ export function everyViewInbox(): Inbox {
   return inbox;
 }
 
+/**
+ * An inbox that sends answers elsewhere and says why some did not go through (as a remote inbox
+ * does): a form refused with field errors, one not sent, one refused with a reason, one that lost
+ * the race to an answer given by Ada.
+ */
+export function failingInbox(): Inbox & { getAnswerError(id: string): unknown } {
+  const inbox = createInbox();
+  const failures: Record<string, unknown> = {
+    refusedForm: { code: 'invalid_form', message: '-', errors: { region: 'Nicht dort' } },
+    notSent: { code: 'unavailable', message: '-' },
+    refused: { code: 'refused', message: 'Nein.' },
+    lost: { code: 'conflict', message: '-', answeredBy: 'Ada' },
+  };
+  void inbox.waitFor({
+    ...everyRequest.form,
+    id: 'refusedForm',
+    prompt: 'Welche Region sonst?',
+    expiresAt: undefined,
+  });
+  for (const id of ['notSent', 'refused', 'lost'])
+    void inbox.waitFor({ id, kind: 'approval', prompt: `${id}?`, data: { origin } });
+  return {
+    ...inbox,
+    getAnswerError: (id) => (Object.hasOwn(failures, id) ? failures[id] : undefined),
+  };
+}
+
 /** A list item that fails to render for the Request "broken" (for error boundaries in a DOM). */
 export function BreakingItem({ id }: RequestListItemProps) {
   if (id === 'broken') throw new Error('this view fails');
@@ -123,6 +152,7 @@ export function EveryView({
   ...settings
 }: Omit<WaitforProviderProps, 'children'> & { broken?: boolean }) {
   const closed: Request = { id: 'closed', kind: 'approval', prompt: 'Schon erledigt?' };
+  const [failing] = useState(failingInbox);
   return (
     <>
       <WaitforProvider inbox={inbox} {...settings}>
@@ -138,6 +168,13 @@ export function EveryView({
       </WaitforProvider>
       <WaitforProvider inbox={createInbox()} {...settings}>
         <RequestList />
+      </WaitforProvider>
+      <WaitforProvider inbox={failing} {...settings}>
+        <RequestList />
+        <AnsweredElsewhere
+          request={{ id: 'gone', kind: 'approval', prompt: 'Weg?' }}
+          onDismiss={() => {}}
+        />
       </WaitforProvider>
     </>
   );

@@ -1,0 +1,96 @@
+'use client';
+import { useMemo, useSyncExternalStore } from 'react';
+import type { Inbox } from '@waitfor/core';
+import type { ConnectionState } from './ConnectionStatus.js';
+import { useInbox } from './WaitforProvider.js';
+
+/**
+ * Why an answer sent from this page did not go through, as an inbox that sends answers elsewhere
+ * reports it (`getAnswerError(id)`, e.g. @waitfor/http's remote inbox): `conflict` (answered
+ * elsewhere first; `answeredBy` names who, where the host says), `invalid_form` (the server's
+ * per-field `errors`), `unavailable` (not sent), or another code with the server's message.
+ */
+export interface AnswerFailure {
+  code?: string;
+  message: string;
+  /** Per-field messages of a refused form answer, by field name. */
+  errors?: Readonly<Record<string, string>>;
+  /** Who answered first, where the host says. */
+  answeredBy?: string;
+}
+
+/** What @waitfor/react reads of an inbox beyond core's `Inbox`, where the inbox offers it. */
+interface InboxExtras {
+  getAnswerError?(id: string): unknown;
+  getConnectionState?(): ConnectionState;
+  subscribeConnection?(listener: () => void): () => void;
+}
+
+const maxText = 1_000;
+
+/** A failure as the views show it: only string fields, bounded; undefined for anything else. */
+function readFailure(value: unknown): AnswerFailure | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const record = value as Record<string, unknown>;
+  const text = (key: string): string | undefined => {
+    const field = record[key];
+    return typeof field === 'string' && field !== '' ? field.slice(0, maxText) : undefined;
+  };
+  const errors = record.errors;
+  const fieldErrors =
+    typeof errors === 'object' && errors !== null ? (errors as Record<string, unknown>) : {};
+  const own: Record<string, string> = Object.create(null);
+  for (const [name, message] of Object.entries(fieldErrors))
+    if (typeof message === 'string' && message !== '') own[name] = message.slice(0, maxText);
+  const code = text('code');
+  const answeredBy = text('answeredBy');
+  return {
+    message: text('message') ?? '',
+    ...(code === undefined ? {} : { code }),
+    ...(Object.keys(own).length === 0 ? {} : { errors: own }),
+    ...(answeredBy === undefined ? {} : { answeredBy }),
+  };
+}
+
+/** A getSnapshot that returns the same failure until the inbox's error for `id` changes. */
+function selectFailure(inbox: Inbox, id: string): () => AnswerFailure | undefined {
+  let seen: unknown;
+  let read: AnswerFailure | undefined;
+  return () => {
+    const raw = (inbox as InboxExtras).getAnswerError?.(id);
+    if (raw !== seen) {
+      seen = raw;
+      read = readFailure(raw);
+    }
+    return read;
+  };
+}
+
+/**
+ * Why the last answer this page sent for `id` did not go through, or undefined (none failed, or
+ * the inbox answers in place and reports no failures, as core's does).
+ */
+export function useAnswerFailure(id: string): AnswerFailure | undefined {
+  const inbox = useInbox();
+  const select = useMemo(() => selectFailure(inbox, id), [inbox, id]);
+  return useSyncExternalStore(inbox.subscribe, select, select);
+}
+
+const alwaysConnected = (): ConnectionState => 'connected';
+const noSubscription = () => () => {};
+
+/**
+ * The inbox's link to where its questions live (a remote inbox's event stream); `connected` for
+ * an inbox that holds its questions itself.
+ */
+export function useInboxConnection(): ConnectionState {
+  const inbox = useInbox() as Inbox & InboxExtras;
+  const [get, subscribe] = useMemo(
+    () => [
+      inbox.getConnectionState?.bind(inbox) ?? alwaysConnected,
+      inbox.subscribeConnection?.bind(inbox) ?? noSubscription,
+    ],
+    [inbox],
+  );
+  return useSyncExternalStore(subscribe, get, get);
+}
