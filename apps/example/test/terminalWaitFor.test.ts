@@ -319,6 +319,27 @@ describe('createTerminalWaitFor', () => {
     expect(await next).toEqual({ id: 'q-4', ok: true });
   });
 
+  it('Ctrl-C at a question says nothing of the server: the person stopped (the abort follows it)', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let text = '';
+    output.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    // As the walkthrough wires it: Ctrl-C aborts the call, whose signal the question gets.
+    const stop = new AbortController();
+    const reader = createLineReader(input, output, () => stop.abort(new Error('Ctrl-C')));
+    const terminal = createTerminalWaitFor({ reader });
+    terminals.push(terminal);
+    const asked = terminal.waitFor(
+      { id: 'q-c', kind: 'approval', prompt: 'Stop here?' },
+      { signal: stop.signal },
+    );
+    await expect.poll(() => openPrompt(replay(text))).toMatch(/Stop here\?\nApprove.*\?$/);
+    input.write('\u0003');
+    expect(await asked).toMatchObject({ id: 'q-c', ok: false, reason: 'cancelled' });
+    expect(stop.signal.aborted).toBe(true);
+    expect(text).not.toContain('The server no longer needs this answer.');
+  });
+
   it('cancels only the question Escape is pressed in, and goes on with the next', async () => {
     const { terminal, script, output, prompt, type } = openTerminal();
     const escaped = terminal.waitFor(formRequest('esc-1'));

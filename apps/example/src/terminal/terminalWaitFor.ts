@@ -241,7 +241,11 @@ export function createTerminalWaitFor(options: TerminalWaitForOptions = {}): Ter
       if (request.kind === 'input') return await askForm(screen, request, signal);
       return await askApproval(screen, request, signal);
     } catch (error) {
-      if (signal?.aborted) screen.print('\n(The server no longer needs this answer.)');
+      // Ctrl-C is the person stopping everything: the walkthrough says so ("You stopped …"), and
+      // the abort it causes is not the server giving up.
+      if (error instanceof PromptCancelledError && error.key === 'ctrl-c') {
+        // Nothing here.
+      } else if (signal?.aborted) screen.print('\n(The server no longer needs this answer.)');
       else if (error instanceof PromptCancelledError && error.key === 'escape')
         screen.print('  (You cancelled this question with Escape.)');
       return cancel(request, error);
