@@ -104,6 +104,9 @@ describe.each(bridgePaths)('%s, %s client (%s era)', (path, kind, era) => {
         if (sdkDropsProto && names.includes('__proto__')) {
           expect(textOf(result)).toBe('refused: -32602');
           expect(asked).toEqual([]);
+          // The refusal names the field the SDK dropped.
+          const refusal = server.log.entries.filter((entry) => entry.kind === 'refusal').pop();
+          expect((refusal?.value as { message?: string }).message).toContain('"__proto__"');
           return;
         }
         expect(textOf(result)).not.toMatch(/refused/);

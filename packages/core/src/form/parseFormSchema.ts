@@ -328,7 +328,13 @@ export function parseFormSchema(value: unknown, options?: FormSchemaOptions): Fo
   for (let index = 0; index < required.length; index++) {
     const name: unknown = required[index];
     if (!isText(name) || !Object.hasOwn(properties, name as string))
-      invalid(`required.${index}`, 'expected the name of a property');
+      invalid(
+        `required.${index}`,
+        // Named (its start): a client SDK that dropped a property on the way in is told which.
+        isText(name)
+          ? `${JSON.stringify((name as string).slice(0, 64))} is not one of the properties`
+          : 'expected the name of a property',
+      );
     requiredNames.add(name as string);
   }
   const fields: FormField[] = [];
