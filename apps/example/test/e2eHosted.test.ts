@@ -1,47 +1,18 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifacts, violations } from './browserExample.js';
+import { killHost as kill, startHostProcess as startHost } from './hostedProcess.js';
 
 const appDir = fileURLToPath(new URL('..', import.meta.url));
 const vite = fileURLToPath(new URL('../node_modules/.bin/vite', import.meta.url));
-const child = fileURLToPath(new URL('./hostedChild.ts', import.meta.url));
-
-/** Starts the hosted example in its own process; resolves with its URL once it listens. */
-async function startHost(
-  dataDir: string,
-  dist: string,
-  port: number,
-): Promise<{ process: ChildProcess; url: string }> {
-  // Node itself with tsx's loader (not the tsx CLI, which runs a second process): the pid killed
-  // is the host's.
-  const host = spawn(process.execPath, ['--import', 'tsx', child, dataDir, dist, String(port)], {
-    cwd: appDir,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: host.stdout! });
-  const url = await new Promise<string>((resolve, reject) => {
-    host.once('exit', (code) => reject(new Error(`The host exited (${code}) before it listened`)));
-    lines.once('line', (line) => resolve((JSON.parse(line) as { url: string }).url));
-  });
-  return { process: host, url };
-}
-
-/** Ends a host process at once, as a crash would (SIGKILL), and waits until it is gone. */
-async function kill(host: ChildProcess): Promise<void> {
-  if (host.exitCode !== null || host.signalCode !== null) return;
-  const exited = new Promise((resolve) => host.once('exit', resolve));
-  host.kill('SIGKILL');
-  await exited;
-}
 
 describe('the hosted mode in Chromium: two pages, a reload, the host killed and restarted', () => {
   let work: string;

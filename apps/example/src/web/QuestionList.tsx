@@ -3,10 +3,12 @@ import type { ReactNode, RefObject } from 'react';
 import type { Request } from '@waitfor/core';
 import {
   ArrivalAnnouncer,
+  DepartedList,
   RequestBoundary,
   RequestListItem,
   requestServer,
   useLocalization,
+  useDepartedRequests,
   usePendingRequests,
 } from '@waitfor/react';
 import { useOwnerName } from './CallLog.js';
@@ -67,6 +69,7 @@ export function QuestionList({ titles, gone, startedRef, empty }: QuestionListPr
   const say = usePageText();
   const ownerName = useOwnerName();
   const requests = usePendingRequests();
+  const departed = useDepartedRequests();
   const root = useRef<HTMLDivElement>(null);
   const previous = useRef<readonly Request[] | undefined>(undefined);
   const focused = useRef<string | undefined>(undefined);
@@ -161,6 +164,8 @@ export function QuestionList({ titles, gone, startedRef, empty }: QuestionListPr
           ))}
         </ol>
       )}
+      {/* Answered elsewhere first (another page): said, not vanished, until dismissed. */}
+      <DepartedList {...departed} />
     </div>
   );
 }

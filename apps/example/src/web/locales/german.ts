@@ -7,6 +7,11 @@ export const germanMessages: WaitforMessages = {
   region: 'Frage von {server}: {prompt}',
   unknownServer: 'Unbekannter Server',
   closed: 'Anderswo beantwortet: Diese Frage ist nicht mehr offen.',
+  closedBy: 'Anderswo beantwortet von {who}: Diese Frage ist nicht mehr offen.',
+  dismiss: 'Ausblenden',
+  notSent: 'Ihre Antwort konnte nicht gesendet werden. Sie bleibt hier: Senden Sie sie erneut.',
+  refusedFields: 'Ihre Antwort wurde nicht angenommen: siehe die markierten Felder.',
+  notAccepted: 'Ihre Antwort wurde nicht angenommen: {error}',
   expires: 'Läuft ab {remaining}, um {time}',
   expired: 'Abgelaufen',
   action: '{action} — {prompt} ({server})',
@@ -20,7 +25,7 @@ export const germanMessages: WaitforMessages = {
   arrivedMany: '{count} neue Fragen',
   broken:
     'Diese Frage kann nicht angezeigt werden. Sie können sie trotzdem ablehnen oder abbrechen.',
-  attempt: 'Versuch {attempt}',
+  attempt: 'Erneut gefragt: Bitte prüfen Sie Ihre Antwort.',
   schemaError:
     'Dieses Formular kann nicht angezeigt werden: {error}. Sie können es trotzdem ablehnen oder abbrechen.',
   choose: 'Bitte wählen…',
