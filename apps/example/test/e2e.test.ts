@@ -184,7 +184,7 @@ describe('the example page in Chromium', () => {
     await scaleCall.getByRole('button', { name: 'Retry: Scale a service' }).click();
     await expect.poll(() => scale.count(), { timeout: 20_000 }).toBe(1);
     expect(await scaleCall.locator('.status').textContent()).toBe('waiting…');
-    expect(await scaleCall.locator('.attempt').textContent()).toBe(' · attempt 2');
+    expect(await scaleCall.locator('.attempt').textContent()).toBe(' · run 2 times');
     await scale.getByRole('spinbutton', { name: 'Replicas', exact: true }).fill('7');
     await scale.getByRole('button', { name: 'Accept' }).click();
     await expect
@@ -264,7 +264,7 @@ describe('the example page in Chromium', () => {
     await linkCall.getByRole('button', { name: 'Retry: Link a loyalty account' }).click();
     const signIn = await consentAndOpen();
     await expect.poll(() => waits.count()).toBe(1);
-    expect(await linkCall.locator('.attempt').textContent()).toBe(' · attempt 3');
+    expect(await linkCall.locator('.attempt').textContent()).toBe(' · run 3 times');
     await signIn.getByLabel('Username').fill('ada.lovelace');
     await signIn.getByRole('button', { name: 'Sign in' }).click();
     await expect
@@ -298,7 +298,7 @@ describe('the example page in Chromium', () => {
     await plan.getByRole('button', { name: 'Accept' }).click();
     await expect
       .poll(() => plan.locator('[data-waitfor-attempt]').textContent(), { timeout: 20_000 })
-      .toBe('Attempt 2');
+      .toBe('Asked again: please check your answer.');
     expect(await plan.getByRole('alert').allTextContents()).toEqual([
       expect.stringContaining('The return date must be after the departure date.'),
     ]);
@@ -345,7 +345,7 @@ describe('the example page in Chromium', () => {
 
     await budgetCall.getByRole('button', { name: 'Retry: Plan a trip budget' }).click();
     await expect.poll(() => plan.count(), { timeout: 20_000 }).toBe(1);
-    expect(await budgetCall.locator('.attempt').textContent()).toBe(' · attempt 2');
+    expect(await budgetCall.locator('.attempt').textContent()).toBe(' · run 2 times');
     await plan.getByRole('button', { name: 'Decline' }).click();
     await expect
       .poll(() => budgetCall.locator('.call-text').textContent(), { timeout: 20_000 })

@@ -72,7 +72,7 @@ describe('the example page for every person', () => {
     await plan.getByRole('button', { name: /^Accept/ }).click();
     await expect
       .poll(() => plan.locator('[data-waitfor-attempt]').textContent(), { timeout: 20_000 })
-      .toBe('Attempt 2');
+      .toBe('Asked again: please check your answer.');
     expect(await consent.locator('.waitfor-consent').count()).toBe(1);
     await checkBothThemes('desktop-questions');
     await page().setViewportSize({ width: 390, height: 844 });
