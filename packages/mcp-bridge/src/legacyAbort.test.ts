@@ -1,13 +1,13 @@
 /**
  * Legacy era: a pushed question ends with the bridge call it belongs to. The person answers through
  * an inbox (as a UI would), so a question left waiting would stay listed — a stale dialog. Runs
- * against the real hostile server over Streamable HTTP with v2 (2025 handshake) and v1 clients;
- * answers are counted on the server side.
+ * against the real hostile server over Streamable HTTP with v2 (2025 handshake) and v1 clients,
+ * through `attachWaitFor` and `connect`; answers are counted on the server side.
  */
 import type { AbortSignalLike, Request, WaitFor } from '@waitfor/core';
 import { accept, createInbox } from '@waitfor/core';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { openClient, type ClientKind, type OpenClient } from './__fixtures__/clients';
+import { bridgePaths, openClient, type OpenClient } from './__fixtures__/clients';
 import type { HostileHttpServer } from './__fixtures__/hostileHttp';
 import { startHostileHttpServer } from './__fixtures__/hostileHttp';
 import {
@@ -40,7 +40,9 @@ function recordingInbox() {
   return { inbox, waitFor, signalOf };
 }
 
-describe.each<ClientKind>(['v2-legacy', 'v1'])('%s client, legacy hostile server', (kind) => {
+const legacyPaths = bridgePaths.filter(([, , era]) => era === 'legacy');
+
+describe.each(legacyPaths)('%s, %s client, legacy hostile server', (path, kind) => {
   let server: HostileHttpServer;
   const clients: OpenClient[] = [];
   beforeEach(async () => {
@@ -52,7 +54,7 @@ describe.each<ClientKind>(['v2-legacy', 'v1'])('%s client, legacy hostile server
   });
 
   const open = async (waitFor: WaitFor) => {
-    const opened = await openClient(kind, 'http', { url: server.url }, { waitFor });
+    const opened = await openClient(kind, 'http', { url: server.url }, { waitFor }, path);
     clients.push(opened);
     expect(opened.attachment.host.era).toBe('legacy');
     return opened;
