@@ -14,6 +14,7 @@
  * transports hang every POST's fetch on one transport-wide signal (theirs, raised to 1,500
  * listeners), so past 1,500 answers in flight at once the SDK itself warns, thousands of times.
  */
+import { fileURLToPath } from 'node:url';
 import { accept, type Answer, type Request, type WaitFor } from '@waitfor/core';
 import { QuietSignal } from '@waitfor/runtime';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
@@ -34,8 +35,10 @@ const warningsSoFar = recordProcessWarnings();
 const processWarnings = async () =>
   (await warningsSoFar()).map((warning) => `${warning.name}: ${warning.message}`);
 
+/** This repository's packages folder (its sources, run as they are). */
+const packagesFolder = fileURLToPath(new URL('../../', import.meta.url));
 /** True when the caller's caller is waitfor's own code (packages/…), not an SDK's or Node's. */
-const addedByWaitfor = () => /\/packages\//.test(new Error().stack?.split('\n')[3] ?? '');
+const addedByWaitfor = () => (new Error().stack?.split('\n')[3] ?? '').includes(packagesFolder);
 
 /**
  * Count, while a test runs, the abort listeners waitfor's code puts on each signal; gives the most
