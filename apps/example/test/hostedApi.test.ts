@@ -74,6 +74,25 @@ describe("the hosted mode's /api, against the running host", () => {
     expect(await calls()).toEqual([]);
   });
 
+  it('streams the servers and calls on /api/events (no poll needed); Retry of an unknown call is 404', async () => {
+    const controller = new AbortController();
+    const response = await api('/api/events', { signal: controller.signal });
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    const reader = response.body!.getReader();
+    let text = '';
+    while (!text.includes('\n\n')) text += new TextDecoder().decode((await reader.read()).value);
+    controller.abort();
+    const event = /^id: 1\nevent: state\ndata: (.*)\n\n/.exec(text);
+    const state = JSON.parse(event![1]!) as { servers: { name: string }[]; calls: unknown[] };
+    expect(state.servers.map((server) => server.name)).toEqual([
+      'Travel Desk',
+      'Deploy Console',
+      'This app',
+    ]);
+    expect(Array.isArray(state.calls)).toBe(true);
+    expect((await post('/api/calls/nope/retry', '{}')).status).toBe(404);
+  });
+
   it("runs this app's tool; its question is in the inbox; Cancel call ends it and withdraws the question", async () => {
     const started = await post(
       '/api/calls',
