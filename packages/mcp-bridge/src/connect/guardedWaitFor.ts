@@ -49,7 +49,9 @@ export function guardWaitFor(waitFor: WaitFor): GuardedWaitFor {
       }),
     lose(reason) {
       lost = true;
-      for (const lose of [...open]) lose(reason);
+      // Forgotten now, not when each waitFor settles: one that ignores its abort holds nothing.
+      for (const lose of open) lose(reason);
+      open.clear();
     },
     restore() {
       lost = false;
