@@ -224,6 +224,11 @@ describe('the hosted mode in Chromium: a call from start to end, the host down a
     expect(await runLink.getAttribute('aria-disabled')).toBe('true');
     expect(
       await first
+        .getByRole('button', { name: 'Cancel call: Book a trip' })
+        .getAttribute('aria-disabled'),
+    ).toBe('true');
+    expect(
+      await first
         .getByRole('article', { name: 'Travel Desk' })
         .locator('.host-unknown')
         .textContent(),
@@ -266,6 +271,23 @@ describe('the hosted mode in Chromium: a call from start to end, the host down a
     await second.reload();
     await expect.poll(() => status(second, 'book_trip'), { timeout: 20_000 }).toBe('failed');
     expect(await question(second, 'Where and when would you like to travel?').count()).toBe(0);
+    // In German the host's words are the page's: the call's note, and this app's own name.
+    await second.getByLabel('Language').selectOption('de');
+    expect(await call(second, 'book_trip').locator('.call-text').textContent()).toBe(
+      'Der Host wurde neu gestartet: Dieser Aufruf endete damit, seine Fragen wurden zurückgezogen.',
+    );
+    const app = second.getByRole('article', { name: 'Diese App' });
+    await app.getByRole('button', { name: 'Starten: Plan a trip budget' }).click();
+    const plan = question(second, 'Plan a trip budget: when do you travel');
+    await expect.poll(() => plan.count(), { timeout: 20_000 }).toBe(1);
+    expect(await plan.locator('[data-waitfor-server]').textContent()).toBe('Diese App');
+    expect(await second.locator('.call-group-title').first().textContent()).toBe(
+      'Plan a trip budget · Diese App',
+    );
+    await second.getByRole('button', { name: 'Aufruf abbrechen: Plan a trip budget' }).click();
+    await expect
+      .poll(() => status(second, 'plan_trip_budget'), { timeout: 20_000 })
+      .toBe('abgebrochen');
     expect(pageErrors).toEqual([]);
   });
 });

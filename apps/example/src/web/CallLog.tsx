@@ -35,7 +35,16 @@ export const statusKey = {
 } as const;
 
 /** "Cancel call" for a running call (both modes): it stops the whole call. */
-export function CancelCall({ title, onCancel }: { title: string; onCancel(): void }) {
+export function CancelCall({
+  title,
+  onCancel,
+  unavailable = false,
+}: {
+  title: string;
+  onCancel(): void;
+  /** Set while whoever runs the call cannot be reached: Cancel would go nowhere. */
+  unavailable?: boolean;
+}) {
   const say = usePageText();
   return (
     <div className="call-actions">
@@ -43,7 +52,10 @@ export function CancelCall({ title, onCancel }: { title: string; onCancel(): voi
         type="button"
         className="secondary"
         aria-label={say('cancelCallLabel', { tool: title })}
-        onClick={onCancel}
+        aria-disabled={unavailable || undefined}
+        onClick={() => {
+          if (!unavailable) onCancel();
+        }}
       >
         {say('cancelCall')}
       </button>
@@ -109,7 +121,11 @@ export function CallLog<Entry extends CallEntry>({
           ) : null}
           {/* "Cancel call" stops the whole call; a question's own Cancel only answers that question. */}
           {call.status === 'running' ? (
-            <CancelCall title={call.title} onCancel={() => onCancel(call.id)} />
+            <CancelCall
+              title={call.title}
+              onCancel={() => onCancel(call.id)}
+              unavailable={unavailable}
+            />
           ) : null}
           {call.status === 'failed' || call.status === 'cancelled' || call.status === 'declined' ? (
             <div className="call-actions">

@@ -1,19 +1,36 @@
-import { useEffect, useRef } from 'react';
+import { memo, useEffect, useMemo, useRef } from 'react';
 import type { ReactNode, RefObject } from 'react';
 import type { Request } from '@waitfor/core';
 import {
   ArrivalAnnouncer,
   DepartedList,
   RequestBoundary,
-  RequestListItem,
+  RequestView,
   requestServer,
   useLocalization,
   useDepartedRequests,
   usePendingRequests,
+  useRequest,
 } from '@waitfor/react';
+import { hostName } from '../hostTool/hostTools.js';
 import { useOwnerName } from './CallLog.js';
 import { callKey } from './callQuestions.js';
 import { usePageText } from './locales/usePageText.js';
+
+/**
+ * One question, as react's RequestListItem shows it, with this app's own name in the page's
+ * language ("This app" asks: the servers' names stay as they are).
+ */
+const QuestionItem = memo(function QuestionItem({ id }: { id: string }) {
+  const request = useRequest(id);
+  const ownName = useOwnerName()(hostName);
+  const shown = useMemo(() => {
+    const origin = request?.data?.origin;
+    if (request === undefined || origin?.server !== hostName) return request;
+    return { ...request, data: { ...request.data, origin: { ...origin, server: ownName } } };
+  }, [request, ownName]);
+  return shown === undefined ? null : <RequestView request={shown} />;
+});
 
 /** Props of QuestionList. */
 export interface QuestionListProps {
@@ -156,7 +173,7 @@ export function QuestionList({ titles, gone, startedRef, empty }: QuestionListPr
                       focused.current = request.id;
                     }}
                   >
-                    <RequestBoundary id={request.id} item={RequestListItem} />
+                    <RequestBoundary id={request.id} item={QuestionItem} />
                   </li>
                 ))}
               </ul>
