@@ -1,55 +1,22 @@
-import { execFile } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { chromium } from 'playwright-core';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifacts, violations } from './browserExample.js';
-import { killHost as kill, startHostProcess as startHost } from './hostedProcess.js';
-
-const appDir = fileURLToPath(new URL('..', import.meta.url));
-const vite = fileURLToPath(new URL('../node_modules/.bin/vite', import.meta.url));
+import { killHost as kill, openHostedBrowsers, startHostProcess } from './hostedProcess.js';
+import type { HostedBrowsers } from './hostedProcess.js';
 
 describe('the hosted mode in Chromium: two pages, a reload, the host killed and restarted', () => {
-  let work: string;
-  let dist: string;
-  let dataDir: string;
-  let host: { process: ChildProcess; url: string } | undefined;
-  let browser: Browser;
+  let hosted: HostedBrowsers;
   let first: Page;
   let second: Page;
-  const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    work = await mkdtemp(join(tmpdir(), 'waitfor-hosted-'));
-    dist = process.env.EXAMPLE_DIST ?? join(work, 'dist');
-    dataDir = join(work, 'data');
-    if (process.env.EXAMPLE_DIST === undefined) {
-      const args = ['build', '--mode', 'source', '--outDir', dist, '--logLevel', 'warn'];
-      await promisify(execFile)(vite, args, { cwd: appDir });
-    }
-    await mkdir(artifacts, { recursive: true });
-    host = await startHost(dataDir, dist, 0);
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run'],
-    });
-    // Two browser contexts: two people's browsers (no shared storage), one scope.
-    first = await (await browser.newContext({ viewport: { width: 1360, height: 900 } })).newPage();
-    second = await (await browser.newContext({ viewport: { width: 1360, height: 900 } })).newPage();
-    for (const page of [first, second])
-      page.on('pageerror', (error) => pageErrors.push(error.message));
+    hosted = await openHostedBrowsers('waitfor-hosted-');
+    [first, second] = hosted.pages;
   }, 240_000);
 
   afterAll(async () => {
-    await browser?.close();
-    if (host !== undefined) await kill(host.process);
-    if (work !== undefined) await rm(work, { recursive: true, force: true });
+    await hosted?.close();
   });
 
   const question = (page: Page, text: string) =>
@@ -62,7 +29,7 @@ describe('the hosted mode in Chromium: two pages, a reload, the host killed and 
 
   it('shows each server connected and the inbox connected, in both pages', async () => {
     for (const page of [first, second]) {
-      await page.goto(host!.url);
+      await page.goto(hosted.host.url);
       const deployConsole = page.getByRole('article', { name: 'Deploy Console' });
       await expect
         .poll(() => deployConsole.getByRole('button', { name: /^Run / }).count(), {
@@ -156,10 +123,10 @@ describe('the hosted mode in Chromium: two pages, a reload, the host killed and 
     });
 
     // The host dies mid-question and starts again on the same port and data folder.
-    const port = Number(new URL(host!.url).port);
-    await kill(host!.process);
+    const port = Number(new URL(hosted.host.url).port);
+    await kill(hosted.host.process);
     await expect.poll(() => inboxState(first), { timeout: 20_000 }).not.toBe('connected');
-    host = await startHost(dataDir, dist, port);
+    hosted.host = await startHostProcess(hosted.dataDir, hosted.dist, port);
     // The pages' remote inboxes reconnect by themselves; the question is still open.
     for (const page of [first, second]) {
       await expect.poll(() => inboxState(page), { timeout: 60_000 }).toBe('connected');
@@ -180,6 +147,6 @@ describe('the hosted mode in Chromium: two pages, a reload, the host killed and 
         })
         .toBe('Scaled search-api to 4 replicas.');
     await first.screenshot({ path: join(artifacts, 'example-hosted-resumed.png'), fullPage: true });
-    expect(pageErrors).toEqual([]);
+    expect(hosted.pageErrors).toEqual([]);
   });
 });

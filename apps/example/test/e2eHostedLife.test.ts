@@ -1,66 +1,28 @@
-import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { chromium } from 'playwright-core';
-import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
+import type { BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifacts } from './browserExample.js';
-import { killHost, startHostProcess } from './hostedProcess.js';
-import type { HostProcess } from './hostedProcess.js';
-
-const appDir = fileURLToPath(new URL('..', import.meta.url));
-const vite = fileURLToPath(new URL('../node_modules/.bin/vite', import.meta.url));
+import { killHost, openHostedBrowsers, startHostProcess } from './hostedProcess.js';
+import type { HostedBrowsers } from './hostedProcess.js';
 
 // A call's life in the hosted mode (the default), as a person finds it in Chromium: a -32042 sign-in
 // (legacy-spec on the host), the "finish in the other tab" note, declined and cancelled calls with
 // Retry, an answer that lost the race or was refused, the host down, and a restart.
 describe('the hosted mode in Chromium: a call from start to end, the host down and restarted', () => {
-  let work: string;
-  let dist: string;
-  let dataDir: string;
-  let host: HostProcess | undefined;
-  let browser: Browser;
+  let hosted: HostedBrowsers;
   let firstContext: BrowserContext;
   let first: Page;
   let second: Page;
-  const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    work = await mkdtemp(join(tmpdir(), 'waitfor-hosted-life-'));
-    dist = process.env.EXAMPLE_DIST ?? join(work, 'dist');
-    dataDir = join(work, 'data');
-    if (process.env.EXAMPLE_DIST === undefined) {
-      const args = ['build', '--mode', 'source', '--outDir', dist, '--logLevel', 'warn'];
-      await promisify(execFile)(vite, args, { cwd: appDir });
-    }
-    await mkdir(artifacts, { recursive: true });
-    host = await startHostProcess(dataDir, dist, 0);
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-      ],
-    });
-    firstContext = await browser.newContext({ viewport: { width: 1360, height: 900 } });
-    first = await firstContext.newPage();
-    second = await (await browser.newContext({ viewport: { width: 1360, height: 900 } })).newPage();
-    for (const page of [first, second])
-      page.on('pageerror', (error) => pageErrors.push(error.message));
-    for (const page of [first, second]) await page.goto(host.url);
+    hosted = await openHostedBrowsers('waitfor-hosted-life-');
+    [firstContext] = hosted.contexts;
+    [first, second] = hosted.pages;
+    for (const page of hosted.pages) await page.goto(hosted.host.url);
   }, 240_000);
 
   afterAll(async () => {
-    await browser?.close();
-    if (host !== undefined) await killHost(host.process);
-    if (work !== undefined) await rm(work, { recursive: true, force: true });
+    await hosted?.close();
   });
 
   const question = (page: Page, text: string) =>
@@ -203,13 +165,13 @@ describe('the hosted mode in Chromium: a call from start to end, the host down a
     await trip.getByLabel('Destination').selectOption('kyoto');
     await trip.getByLabel('Departure date').fill('2027-03-14');
     await trip.getByLabel('Email for the itinerary').fill('ada@example.com');
-    const port = Number(new URL(host!.url).port);
+    const port = Number(new URL(hosted.host.url).port);
     const polls: string[] = [];
     first.on('request', (request) => {
       const path = new URL(request.url()).pathname;
       if (path === '/api/calls' || path === '/api/servers') polls.push(path);
     });
-    await killHost(host!.process);
+    await killHost(hosted.host.process);
     const alert = first.locator('.page-alert');
     await expect
       .poll(() => alert.textContent(), { timeout: 30_000 })
@@ -244,7 +206,7 @@ describe('the hosted mode in Chromium: a call from start to end, the host down a
     expect(polls).toEqual([]);
 
     // (Restarted on the same port and data folder.)
-    host = await startHostProcess(dataDir, dist, port);
+    hosted.host = await startHostProcess(hosted.dataDir, hosted.dist, port);
     await expect.poll(() => alert.count(), { timeout: 60_000 }).toBe(0);
     expect(
       await first
@@ -288,6 +250,6 @@ describe('the hosted mode in Chromium: a call from start to end, the host down a
     await expect
       .poll(() => status(second, 'plan_trip_budget'), { timeout: 20_000 })
       .toBe('abgebrochen');
-    expect(pageErrors).toEqual([]);
+    expect(hosted.pageErrors).toEqual([]);
   });
 });

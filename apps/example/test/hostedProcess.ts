@@ -1,7 +1,14 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { chromium } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { artifacts } from './browserExample.js';
 
 const appDir = fileURLToPath(new URL('..', import.meta.url));
 const child = fileURLToPath(new URL('./hostedChild.ts', import.meta.url));
@@ -43,4 +50,65 @@ export async function killHost(host: ChildProcess): Promise<void> {
   const exited = new Promise((resolve) => host.once('exit', resolve));
   host.kill('SIGKILL');
   await exited;
+}
+
+const vite = fileURLToPath(new URL('../node_modules/.bin/vite', import.meta.url));
+
+/** A hosted host with two people's pages on it: what the hosted Chromium tests share. */
+export interface HostedBrowsers {
+  /** The host running now; a test that restarts it sets the new one here. */
+  host: HostProcess;
+  dataDir: string;
+  dist: string;
+  browser: Browser;
+  /** Two browser contexts: two people's browsers (no shared storage), one scope. */
+  contexts: [BrowserContext, BrowserContext];
+  pages: [Page, Page];
+  /** Uncaught errors of either page, to assert there were none. */
+  pageErrors: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the page from the packages' sources (EXAMPLE_DIST=<apps/example/dist> uses the production
+ * build instead), starts a hosted host in its own process and opens two pages of headless Chromium.
+ */
+export async function openHostedBrowsers(prefix: string): Promise<HostedBrowsers> {
+  const work = await mkdtemp(join(tmpdir(), prefix));
+  const dist = process.env.EXAMPLE_DIST ?? join(work, 'dist');
+  const dataDir = join(work, 'data');
+  if (process.env.EXAMPLE_DIST === undefined) {
+    const args = ['build', '--mode', 'source', '--outDir', dist, '--logLevel', 'warn'];
+    await promisify(execFile)(vite, args, { cwd: appDir });
+  }
+  await mkdir(artifacts, { recursive: true });
+  const host = await startHostProcess(dataDir, dist, 0);
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run'],
+  });
+  const viewport = { viewport: { width: 1360, height: 900 } };
+  const contexts = [await browser.newContext(viewport), await browser.newContext(viewport)] as [
+    BrowserContext,
+    BrowserContext,
+  ];
+  const pages = [await contexts[0].newPage(), await contexts[1].newPage()] as [Page, Page];
+  const pageErrors: string[] = [];
+  for (const page of pages) page.on('pageerror', (error) => pageErrors.push(error.message));
+  const opened: HostedBrowsers = {
+    host,
+    dataDir,
+    dist,
+    browser,
+    contexts,
+    pages,
+    pageErrors,
+    async close() {
+      await browser.close();
+      await killHost(opened.host.process);
+      await rm(work, { recursive: true, force: true });
+    },
+  };
+  return opened;
 }
