@@ -105,9 +105,6 @@ export function followEventStream(
   options: EventStreamOptions,
   onEvent: (event: string, data: unknown) => void,
 ): EventStream {
-  const fetchOf = options.fetch ?? globalThis.fetch.bind(globalThis);
-  const headersOf = (): Record<string, string> =>
-    typeof options.headers === 'function' ? options.headers() : { ...options.headers };
   const retryMs = options.retryMs ?? 500;
   const maxRetryMs = options.maxRetryMs ?? 30_000;
   const idleMs = options.idleMs ?? 45_000;
@@ -139,21 +136,11 @@ export function followEventStream(
     let delivered = false;
     try {
       alive();
-      const response = await fetchOf(options.url, {
-        headers: {
-          ...headersOf(),
-          accept: 'text/event-stream',
-          ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
-        },
-        credentials: options.credentials ?? 'same-origin',
-        cache: 'no-store',
-        signal: attempt.signal,
-      });
-      if (!response.ok || !response.body) throw await errorOf(response);
+      const body = await openStream(options, lastEventId, attempt.signal);
       // A resume is connected at once (its catch-up may be empty); a first connection once its first
       // event is applied, so whoever reads the state "connected" reads what the stream delivered.
       if (lastEventId !== undefined) setState('connected');
-      for await (const event of readEvents(response.body, maxEventChars, alive)) {
+      for await (const event of readEvents(body, maxEventChars, alive)) {
         delivered = true;
         if (event.id !== undefined) lastEventId = event.id;
         onEvent(event.event, JSON.parse(event.data));
@@ -177,15 +164,7 @@ export function followEventStream(
       if (stop.signal.aborted) break;
       // Backoff with jitter, so a restarted server is not hit by every page in the same instant.
       const delay = Math.min(maxRetryMs, retryMs * 2 ** (failures - 2)) * (0.5 + Math.random() / 2);
-      await new Promise<void>((resolve) => {
-        const done = (): void => {
-          cancel();
-          stop.signal.removeEventListener('abort', done);
-          resolve();
-        };
-        const cancel = schedule(delay, done);
-        stop.signal.addEventListener('abort', done);
-      });
+      await pause(delay, stop.signal);
     }
     setState('closed');
   };
@@ -200,6 +179,41 @@ export function followEventStream(
       setState('closed');
     },
   };
+}
+
+/** Opens the stream once (resuming after `lastEventId`): its body, or the refusal as an error. */
+async function openStream(
+  options: EventStreamOptions,
+  lastEventId: string | undefined,
+  signal: AbortSignal,
+): Promise<ReadableStream<Uint8Array>> {
+  const fetchOf = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const headers = typeof options.headers === 'function' ? options.headers() : options.headers;
+  const response = await fetchOf(options.url, {
+    headers: {
+      ...headers,
+      accept: 'text/event-stream',
+      ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
+    },
+    credentials: options.credentials ?? 'same-origin',
+    cache: 'no-store',
+    signal,
+  });
+  if (!response.ok || !response.body) throw await errorOf(response);
+  return response.body;
+}
+
+/** Waits `delay` ms, or until `signal` aborts. */
+function pause(delay: number, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = (): void => {
+      cancel();
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const cancel = schedule(delay, done);
+    signal.addEventListener('abort', done);
+  });
 }
 
 /**
