@@ -95,16 +95,7 @@ function HostedPage({
         <Settings {...settings} />
       </header>
       <main className="layout">
-        {/* Only once the host was reached and then lost (or never answers): a first connection is quick. */}
-        {down && (session.link === 'reconnecting' || session.link === 'closed') ? (
-          <p role="alert" className="page-alert">
-            {say('hostDown')}
-          </p>
-        ) : session.error !== undefined ? (
-          <p role="alert" className="page-alert">
-            {say('loadError', { error: session.error })}
-          </p>
-        ) : null}
+        <HostAlert link={session.link} error={session.error} />
         <section className="servers" aria-label={say('servers')}>
           <ConnectionStatus server={say('inbox')} state={inboxState} />
           {session.servers.map((server) => (
@@ -149,6 +140,25 @@ function HostedPage({
         </section>
       </main>
     </>
+  );
+}
+
+/**
+ * A page-wide problem, across the layout's columns: the host cannot be reached (once it was lost,
+ * or never answers: a first connection is quick), or a Run or Cancel it refused.
+ */
+function HostAlert({ link, error }: { link: string; error: string | undefined }) {
+  const say = usePageText();
+  const words =
+    link === 'reconnecting' || link === 'closed'
+      ? say('hostDown')
+      : error !== undefined
+        ? say('loadError', { error })
+        : undefined;
+  return words === undefined ? null : (
+    <p role="alert" className="page-alert">
+      {words}
+    </p>
   );
 }
 

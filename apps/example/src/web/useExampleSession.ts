@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
-import type { Inbox } from '@waitfor/core';
+import type { Inbox, WaitFor } from '@waitfor/core';
 import type { ConnectionState } from '@waitfor/react';
 import type { LegacySpec } from '@waitfor/legacy-spec';
 import { connect } from '@waitfor/mcp-bridge';
@@ -135,6 +135,64 @@ const toolsOf = (listed: unknown): ToolEntry[] => {
   });
 };
 
+/** What linkServer needs of the page's session. */
+interface LinkContext {
+  waitFor: WaitFor;
+  legacy: LegacySpec;
+  dispatch(action: Action): void;
+  signal: AbortSignal;
+  connections: Map<string, Connection>;
+  losses: Map<string, number>;
+  opened: Connection[];
+  unsubscribes: (() => void)[];
+}
+
+/** Connects the page's client to one server; a server that goes away shows as such. */
+async function linkServer(config: ServerConfig, context: LinkContext): Promise<void> {
+  const { dispatch, losses } = context;
+  try {
+    const connection = await connect(
+      { url: config.url },
+      {
+        ...reconnect,
+        waitFor: context.waitFor,
+        name: 'waitfor-example-page',
+        serverName: config.name,
+        extensions: [context.legacy.extension],
+      },
+    );
+    if (context.signal.aborted) {
+      await connection.close();
+      return;
+    }
+    context.opened.push(connection);
+    context.connections.set(config.name, connection);
+    // A call that spans a loss of its server's connection failed because of it.
+    let previous = statusOf(connection);
+    const follow = () => {
+      const status = statusOf(connection);
+      if (previous === 'connected' && status !== 'connected')
+        losses.set(config.name, (losses.get(config.name) ?? 0) + 1);
+      previous = status;
+      dispatch({ type: 'server', name: config.name, patch: { connection: status } });
+    };
+    const unsubscribe = stateOf(connection)?.subscribe(follow);
+    if (unsubscribe !== undefined) context.unsubscribes.push(unsubscribe);
+    const tools = toolsOf(await connection.listTools());
+    dispatch({
+      type: 'server',
+      name: config.name,
+      patch: { status: 'ready', era: connection.era, tools, connection: statusOf(connection) },
+    });
+  } catch (error) {
+    dispatch({
+      type: 'server',
+      name: config.name,
+      patch: { status: 'failed', error: errorText(error) },
+    });
+  }
+}
+
 /**
  * Connects the page's MCP clients (in this browser, through @waitfor/mcp-bridge) to every server
  * the host names, all answering through the ONE inbox, and runs tool calls: the servers' and the
@@ -160,54 +218,18 @@ export function useExampleSession(inbox: Inbox, legacy: LegacySpec) {
       const servers = await loadServers(controller.signal);
       dispatch({ type: 'configured', servers });
       await Promise.all(
-        servers.map(async (config) => {
-          try {
-            const connection = await connect(
-              { url: config.url },
-              {
-                ...reconnect,
-                waitFor: runs.noting(config.name, inbox.waitFor),
-                name: 'waitfor-example-page',
-                serverName: config.name,
-                extensions: [legacy.extension],
-              },
-            );
-            if (controller.signal.aborted) {
-              await connection.close();
-              return;
-            }
-            opened.push(connection);
-            connections.current.set(config.name, connection);
-            // A server that goes away shows as such; a call that spans the loss failed by it.
-            let previous = statusOf(connection);
-            const follow = () => {
-              const status = statusOf(connection);
-              if (previous === 'connected' && status !== 'connected')
-                losses.current.set(config.name, (losses.current.get(config.name) ?? 0) + 1);
-              previous = status;
-              dispatch({ type: 'server', name: config.name, patch: { connection: status } });
-            };
-            const unsubscribe = stateOf(connection)?.subscribe(follow);
-            if (unsubscribe !== undefined) unsubscribes.push(unsubscribe);
-            const tools = toolsOf(await connection.listTools());
-            dispatch({
-              type: 'server',
-              name: config.name,
-              patch: {
-                status: 'ready',
-                era: connection.era,
-                tools,
-                connection: statusOf(connection),
-              },
-            });
-          } catch (error) {
-            dispatch({
-              type: 'server',
-              name: config.name,
-              patch: { status: 'failed', error: errorText(error) },
-            });
-          }
-        }),
+        servers.map((config) =>
+          linkServer(config, {
+            waitFor: runs.noting(config.name, inbox.waitFor),
+            legacy,
+            dispatch,
+            signal: controller.signal,
+            connections: connections.current,
+            losses: losses.current,
+            opened,
+            unsubscribes,
+          }),
+        ),
       );
     };
     start().catch((error: unknown) => {
