@@ -13,8 +13,25 @@ interface Waiter {
 export class Deliveries {
   private readonly waiting = new Map<string, Set<Waiter>>();
 
-  /** Waits until row `seq` is delivered (true) or closed unread (false); `signal` stops waiting. */
-  wait(seq: string, signal?: AbortSignal): Promise<boolean> {
+  /**
+   * Starts waiting for row `seq` to be delivered (true) or closed unread (false), before the answer
+   * is even sent: the asker's `delivered` notice can arrive before the answer's own reply does (the
+   * database sends notices as soon as the answer commits). `cancel` stops waiting (the answer lost),
+   * as does `signal`.
+   */
+  expect(seq: string, signal?: AbortSignal): { delivered: Promise<boolean>; cancel(): void } {
+    let cancel = (): void => {};
+    const delivered = this.wait(seq, signal, (stop) => (cancel = stop));
+    // A cancelled or aborted wait nobody awaits must not be an unhandled rejection.
+    delivered.catch(() => {});
+    return { delivered, cancel };
+  }
+
+  private wait(
+    seq: string,
+    signal: AbortSignal | undefined,
+    onStop: (stop: () => void) => void,
+  ): Promise<boolean> {
     return new Promise<boolean>((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
       const set = this.waiting.get(seq) ?? new Set<Waiter>();
@@ -34,6 +51,10 @@ export class Deliveries {
         },
       };
       const onAbort = (): void => waiter.fail(signal!.reason);
+      onStop(() => {
+        done();
+        resolve(false);
+      });
       set.add(waiter);
       this.waiting.set(seq, set);
       signal?.addEventListener('abort', onAbort, { once: true });

@@ -238,3 +238,38 @@ describe.each([
     expect(await waiting).toEqual(accept('big', { text: 'short' }));
   });
 });
+
+it("is true even when the asker's read is announced before the answer's own reply arrives", async () => {
+  // Under load PostgreSQL can send the commit's notices (and the asker can read the answer and
+  // announce it) before the answering statement's reply reaches its host. This driver holds that
+  // reply until the asker has read the answer, so the order is exactly that one.
+  const { PGlite } = await import('@electric-sql/pglite');
+  const db = await PGlite.create();
+  const { pgliteDriver } = await import('./__fixtures__/slowReply');
+  const asker = await createStore({
+    driver: pgliteDriver({ pglite: db }),
+    instance: 'a',
+    pollMs: 0,
+  });
+  const answerer = await createStore({
+    driver: pgliteDriver({ pglite: db }, { holdAnswersUntilRead: true }),
+    instance: 'b',
+    pollMs: 0,
+  });
+  try {
+    const inboxA = await asker.inbox('alice');
+    const inboxB = await answerer.inbox('alice');
+    const waiting = inboxA.waitFor({ id: 'fast', kind: 'question', prompt: 'Quick?' });
+    await expect.poll(() => inboxB.get('fast')).toBeDefined();
+    const won = inboxB.submit(accept('fast'));
+    expect(await waiting).toEqual(accept('fast'));
+    const settled = await Promise.race([
+      won,
+      new Promise((resolve) => setTimeout(() => resolve('still waiting'), 5_000)),
+    ]);
+    expect(settled).toBe(true);
+  } finally {
+    await Promise.all([asker.close(), answerer.close()]);
+    await db.close();
+  }
+});

@@ -77,6 +77,18 @@ it('kill -9 of A mid-question: its legacy question ends closed everywhere, its d
   const direct = new pg.Client({ connectionString: server!.url('killed_host') });
   await direct.connect();
   try {
+    // Hidden from every list once A's lease ran out; closed by a sweep after the grace period.
+    await expect
+      .poll(
+        async () =>
+          (
+            await direct.query(
+              `SELECT state FROM waitfor_questions WHERE asked_by = 'a' AND call_id IS NULL`,
+            )
+          ).rows,
+        { timeout: 30_000, interval: 250 },
+      )
+      .toEqual([{ state: 'closed' }]);
     const { rows: questions } = await direct.query(
       'SELECT state, asked_by, call_id IS NOT NULL AS durable FROM waitfor_questions ORDER BY seq',
     );

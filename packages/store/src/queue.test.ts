@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { PostgresServer } from './__fixtures__/postgresServer';
 import { startPostgres } from './__fixtures__/postgresServer';
 import { createStore, migrationScript, postgresDriver } from './index';
+import type { PostgresDriverOptions } from './index';
 import { rowNotices } from './sql';
 
 let server: PostgresServer;
@@ -172,4 +173,22 @@ it('prints the whole schema as one script a DBA can run by hand; the store then 
   } finally {
     await look.end();
   }
+});
+
+it("runs on a host's own pg Pool (typed by the store's PostgresPool, without @types/pg in its types) and leaves it open", async () => {
+  const { connectionString, look } = await database();
+  const { default: pg } = await import('pg');
+  const pool = new pg.Pool({ connectionString, max: 3 });
+  pool.on('error', () => {});
+  const options: PostgresDriverOptions = { pool };
+  const store = await createStore({ driver: postgresDriver(options), pollMs: 0 });
+  const inbox = await store.inbox('ops');
+  const waiting = inbox.waitFor({ id: 'q', kind: 'question', prompt: 'Own pool?' });
+  await expect.poll(() => inbox.getSnapshot().length).toBe(1);
+  expect(await inbox.submit(accept('q'))).toBe(true);
+  expect(await waiting).toEqual(accept('q'));
+  await store.close();
+  expect((await pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+  await pool.end();
+  await look.end();
 });

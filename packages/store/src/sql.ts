@@ -35,8 +35,10 @@ export function transition({ table, alias, from, set, where, returning }: Transi
     RETURNING ${returning}`;
 }
 
-const notice = (names: Names, event: string, source = '') =>
-  `pg_notify('${names.channel}', json_build_object('s', ${source}scope, 'i', ${source}id, 'q', ${source}seq::text, 'e', '${event}')::text)`;
+// An `end` names the state the row ended in: an answerer waiting for delivery only looks again
+// when its row was closed.
+const notice = (names: Names, event: 'open' | 'end' | 'delivered') =>
+  `pg_notify('${names.channel}', json_build_object('s', scope, 'i', id, 'q', seq::text, 'e', '${event}'${event === 'end' ? ", 't', state" : ''})::text)`;
 
 /**
  * Announces the rows of the CTE `ended` and returns `{ended, notices}`: each row's `end` while
@@ -93,7 +95,7 @@ SELECT seq::text AS seq, ${notice(names, 'open')} FROM asked`,
     where: `question.scope = $1 AND question.seq = $2::bigint
       AND ($3::text <> 'answered' OR ((question.expires_at IS NULL OR question.expires_at > $8::timestamptz)
         AND ${askerAlive(names, 'question')}))`,
-    returning: 'question.seq, question.scope, question.id, question.call_id',
+    returning: 'question.seq, question.scope, question.id, question.state, question.call_id',
   })})
 SELECT seq::text AS seq, call_id IS NOT NULL AS durable, ${notice(names, 'end')} FROM ended`,
 
@@ -110,7 +112,7 @@ ended AS (
     set: `state = 'expired', outcome = 'expired', ended_at = now(),
       request = CASE WHEN $3::boolean THEN question.request END`,
     where: 'question.seq IN (SELECT seq FROM due) AND question.expires_at <= $1::timestamptz',
-    returning: 'question.seq, question.scope, question.id',
+    returning: 'question.seq, question.scope, question.id, question.state',
   })}),
 ${announceEnded(names)}`,
 
@@ -136,7 +138,7 @@ ended AS (
       answer = CASE WHEN $1::boolean THEN question.answer ELSE ${answerWithoutData('question')} END`,
     where: `question.seq IN (SELECT seq FROM gone) AND question.call_id IS NULL
       AND question.delivered_at IS NULL AND NOT ${askerAlive(names, 'question', '$2')}`,
-    returning: 'question.seq, question.scope, question.id',
+    returning: 'question.seq, question.scope, question.id, question.state',
   })}),
 ${announceEnded(names)}`,
 
@@ -157,7 +159,7 @@ ${announceEnded(names)}`,
       SELECT seq FROM ${q} WHERE asked_by = $1 AND call_id IS NULL AND delivered_at IS NULL
         AND state IN ('open', 'answered') LIMIT ${batchSize})
       AND question.asked_by = $1 AND question.call_id IS NULL AND question.delivered_at IS NULL`,
-    returning: 'question.seq, question.scope, question.id',
+    returning: 'question.seq, question.scope, question.id, question.state',
   })}),
 ${announceEnded(names)}`,
 

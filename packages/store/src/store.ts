@@ -107,7 +107,7 @@ function route(
   } catch {
     notice = undefined;
   }
-  const { s: scope, i: id, q: seq, e: event, c: callId } = isRecord(notice) ? notice : {};
+  const { s: scope, i: id, q: seq, e: event, c: callId, t: state } = isRecord(notice) ? notice : {};
   if (typeof callId === 'string' && (event === 'ready' || event === 'done')) {
     for (const handle of calls) handle.notice(callId, event);
     return;
@@ -124,7 +124,8 @@ function route(
   )
     // Not ours or unreadable: reloading is always correct, only slower.
     return reloadAll();
-  for (const inbox of inboxes) if (inbox.scope === scope) inbox.notice(event, id, seq);
+  const ended = typeof state === 'string' ? state : undefined;
+  for (const inbox of inboxes) if (inbox.scope === scope) inbox.notice(event, id, seq, ended);
 }
 
 /**

@@ -65,7 +65,8 @@ export type QuestionEvent = 'open' | 'end' | 'delivered';
 /** What the store calls on an inbox. */
 export interface InboxHandle {
   readonly scope: string;
-  notice(event: QuestionEvent, id: string, seq: string): void;
+  /** `state` is the state an `end` left the row in (older stores do not say). */
+  notice(event: QuestionEvent, id: string, seq: string, state?: string): void;
   refresh(): Promise<void>;
   /** Ends this inbox: its waits resolve cancelled and their rows end cancelled (best effort). */
   close(cause: StoreError): Promise<void>;
@@ -289,14 +290,15 @@ class ScopeQuestions implements InboxHandle {
     if (asker && (await asker.seq) === seq) await this.deliver(asker, seq);
   }
 
-  notice(event: QuestionEvent, id: string, seq: string): void {
+  notice(event: QuestionEvent, id: string, seq: string, state?: string): void {
     this.background(
       this.enqueue(async () => {
         if (event === 'delivered') return this.deliveries.settle(seq, true);
         if (event === 'end') {
           if (this.open.get(id)?.seq === seq && this.open.delete(id)) this.changed();
           // An answer given here whose row ended again: closed before its asker read it.
-          if (this.deliveries.has(seq)) await this.checkDeliveries([seq]);
+          if (this.deliveries.has(seq) && (state === undefined || state === 'closed'))
+            await this.checkDeliveries([seq]);
           return this.deliverIfMine(id, seq);
         }
         if (this.open.get(id)?.seq === seq || this.open.size >= this.host.maxOpen) return;
@@ -487,26 +489,37 @@ class ScopeQuestions implements InboxHandle {
     return row && openOf(row);
   }
 
+  /**
+   * Answers `entry` (or the row its id was asked again under); resolves with whether it won and,
+   * when it won, whether its asker read it (`delivered`, true at once for a durable call).
+   */
   private async submitTo(
     entry: Open,
     answer: Answer,
     answeredBy?: string,
-  ): Promise<{ seq: string; durable: boolean } | undefined> {
+    signal?: AbortSignal,
+  ): Promise<Promise<boolean> | false> {
     if (entry.expiry <= this.host.now()) {
       await this.host.expireDue(this.scope);
-      return undefined;
+      return false;
     }
     checkAnswer(entry.request, answer);
-    const ended = await this.end(entry.seq, 'answered', answer, answeredBy);
-    if (ended) return ended;
+    const delivery = this.deliveries.expect(entry.seq, signal);
+    let ended: { seq: string; durable: boolean } | undefined;
+    try {
+      ended = await this.end(entry.seq, 'answered', answer, answeredBy);
+    } finally {
+      if (!ended || ended.durable) delivery.cancel();
+    }
+    if (ended) return ended.durable ? Promise.resolve(true) : delivery.delivered;
     // Lost, or late: a late answer ends the question as expired for everyone.
     if (entry.expiry <= this.host.now()) await this.host.expireDue(this.scope);
     // Or the entry listed here was stale: the id was asked again since (a notice not yet handled).
     const [row] = await this.query(this.host.sql.openQuestionById, [this.scope, answer.id]);
     const current = row && openOf(row);
     return current && current.seq !== entry.seq
-      ? this.submitTo(current, answer, answeredBy)
-      : undefined;
+      ? this.submitTo(current, answer, answeredBy, signal)
+      : false;
   }
 
   // Settled in the store (won, lost or late): this entry is no longer open for anyone, so it leaves
@@ -528,13 +541,10 @@ class ScopeQuestions implements InboxHandle {
     const entry = await this.find(answer.id);
     if (!entry) return false;
     const answeredBy = submitOptions.answeredBy ?? this.options.answeredBy;
-    const ended = await this.submitTo(entry, value, answeredBy);
+    // Won: true once the asker has read it (a notice lost to a dropped connection is found by the
+    // reload after it).
+    const delivered = await this.submitTo(entry, value, answeredBy, submitOptions.signal);
     await this.settled(entry);
-    if (!ended) return false;
-    if (ended.durable) return true;
-    // Won: true once the asker has read it. Waiting starts before the check, so nothing is missed.
-    const delivered = this.deliveries.wait(ended.seq, submitOptions.signal);
-    this.background(this.checkDeliveries([ended.seq]));
     return delivered;
   }
 

@@ -3,12 +3,22 @@ import { StoreError, storeErrorOf } from '../storeError';
 import type { Driver, Queryable } from './driver';
 import { guarded } from './driver';
 
+/**
+ * The part of a PGlite the store uses: a `PGlite` is one. Declared here so that the store's types
+ * do not pull in PGlite's (which need `@types/emscripten` under `skipLibCheck: false`).
+ */
+export interface PgliteDatabase {
+  readonly closed: boolean;
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+  close(): Promise<void>;
+}
+
 /** Options of pgliteDriver: a data directory, or a PGlite the host opened itself. */
 export interface PgliteDriverOptions {
   /** Where PGlite keeps its files (one process per directory). Without it the database lives in memory. */
   dataDir?: string;
   /** A PGlite the host opened; the store then never closes it. */
-  pglite?: PGlite;
+  pglite?: PgliteDatabase;
 }
 
 // A closed PGlite says so in plain words; it is the embedded equivalent of a server that is gone.
@@ -28,8 +38,9 @@ const queryable = (db: Pick<PGlite, 'query'>): Queryable => ({
  */
 export async function pgliteDriver(options: PgliteDriverOptions = {}): Promise<Driver> {
   // Loaded on demand: a host on PostgreSQL never loads the WebAssembly build.
+  // A PGlite by its contract (PgliteDatabase is its shape, declared without PGlite's types).
   const db =
-    options.pglite ??
+    (options.pglite as PGlite | undefined) ??
     (await guarded(async () => {
       const { PGlite } = await import('@electric-sql/pglite');
       return PGlite.create(options.dataDir === undefined ? {} : { dataDir: options.dataDir });

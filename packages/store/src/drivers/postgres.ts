@@ -3,10 +3,20 @@ import { StoreError, storeErrorOf } from '../storeError';
 import type { Driver, Queryable } from './driver';
 import { guarded } from './driver';
 
+/**
+ * The part of a `pg` Pool the store uses: a `pg.Pool` is one. Declared here so that the store's
+ * types need neither `pg` nor `@types/pg` (a host on PGlite never installs them).
+ */
+export interface PostgresPool {
+  connect(): Promise<unknown>;
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+  end(): Promise<void>;
+}
+
 /** Options of postgresDriver: a Pool the host gives, or a connection string for a pool of the store's own. */
 export interface PostgresDriverOptions {
   /** A `pg` Pool the host owns (and closes). The store holds one of its clients for LISTEN. */
-  pool?: Pool;
+  pool?: PostgresPool;
   /** A connection string; the store then opens (and closes) a Pool of its own. */
   connectionString?: string;
   /** The most connections of the store's own pool (default 10). */
@@ -49,7 +59,8 @@ export async function postgresDriver(options: PostgresDriverOptions): Promise<Dr
   const reconnectMs = options.reconnectMs ?? 1000;
   if (!(reconnectMs >= 0))
     throw new StoreError('invalid_options', 'reconnectMs must be a number ≥ 0');
-  let pool = options.pool;
+  // A pg.Pool by its contract (PostgresPool is its shape, declared without pg's types).
+  let pool = options.pool as Pool | undefined;
   const own = !pool;
   if (!pool) {
     if (typeof options.connectionString !== 'string' || options.connectionString === '')
