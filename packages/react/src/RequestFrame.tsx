@@ -27,20 +27,6 @@ export function ServerLine({ server }: { server: string }) {
 }
 
 /**
- * "Answered elsewhere" (by whom, where the host says): the note a question that is no longer open
- * shows in place of its controls.
- */
-export function ClosedNote({ failure }: { failure?: AnswerFailure | undefined }) {
-  const { text } = useLocalization();
-  const who = failure?.code === 'conflict' ? failure.answeredBy : undefined;
-  return (
-    <p role="status" className="waitfor-closed">
-      {who === undefined ? text('closed') : text('closedBy', { who })}
-    </p>
-  );
-}
-
-/**
  * Why this page's last answer did not go through, when it is still worth answering again: not
  * sent (kept here to send again), refused with field errors (on the fields), or refused with the
  * server's reason.
@@ -68,6 +54,8 @@ export interface RequestFrameProps {
   settle?: (answer: Answer) => boolean;
   className?: string;
   children?: ReactNode;
+  /** Shows Dismiss under the "answered elsewhere" note of a closed Request (see AnsweredElsewhere). */
+  onDismiss?: () => void;
 }
 
 /**
@@ -77,11 +65,20 @@ export interface RequestFrameProps {
  * says). When this page's last answer did not go through, says why above the controls.
  * Escape anywhere inside an open question cancels it (through `settle`).
  */
-export function RequestFrame({ request, status, settle, className, children }: RequestFrameProps) {
+export function RequestFrame({
+  request,
+  status,
+  settle,
+  className,
+  children,
+  onDismiss,
+}: RequestFrameProps) {
   const { text, headingLevel } = useLocalization();
   const failure = useAnswerFailure(request.id);
   if (status === 'answered') return null;
   const closed = status === 'closed' || failure?.code === 'conflict';
+  // Who answered first, where the host says.
+  const who = failure?.code === 'conflict' ? failure.answeredBy : undefined;
   const server = requestServer(request, text('unknownServer'));
   const Heading = `h${headingLevel}` as const;
   return (
@@ -105,7 +102,27 @@ export function RequestFrame({ request, status, settle, className, children }: R
         <Countdown expiresAt={request.expiresAt} />
       </header>
       {closed ? (
-        <ClosedNote failure={failure} />
+        <>
+          <p role="status" className="waitfor-closed">
+            {who === undefined ? text('closed') : text('closedBy', { who })}
+          </p>
+          {onDismiss ? (
+            <div className="waitfor-actions">
+              <button
+                type="button"
+                className="waitfor-button waitfor-dismiss"
+                aria-label={text('action', {
+                  action: text('dismiss'),
+                  prompt: request.prompt,
+                  server,
+                })}
+                onClick={onDismiss}
+              >
+                {text('dismiss')}
+              </button>
+            </div>
+          ) : null}
+        </>
       ) : (
         <>
           {failure === undefined ? null : <FailureNote failure={failure} />}

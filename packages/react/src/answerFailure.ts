@@ -11,12 +11,12 @@ import { useInbox } from './WaitforProvider.js';
  * per-field `errors`), `unavailable` (not sent), or another code with the server's message.
  */
 export interface AnswerFailure {
-  code?: string;
+  code?: string | undefined;
   message: string;
-  /** Per-field messages of a refused form answer, by field name. */
-  errors?: Readonly<Record<string, string>>;
+  /** Per-field messages of a refused form answer, by field name (no prototype). */
+  errors?: Readonly<Record<string, string>> | undefined;
   /** Who answered first, where the host says. */
-  answeredBy?: string;
+  answeredBy?: string | undefined;
 }
 
 /** What @waitfor/react reads of an inbox beyond core's `Inbox`, where the inbox offers it. */
@@ -28,27 +28,25 @@ interface InboxExtras {
 
 const maxText = 1_000;
 
+const text = (field: unknown): string | undefined =>
+  typeof field === 'string' && field !== '' ? field.slice(0, maxText) : undefined;
+
 /** A failure as the views show it: only string fields, bounded; undefined for anything else. */
 function readFailure(value: unknown): AnswerFailure | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  const record = value as Record<string, unknown>;
-  const text = (key: string): string | undefined => {
-    const field = record[key];
-    return typeof field === 'string' && field !== '' ? field.slice(0, maxText) : undefined;
-  };
-  const errors = record.errors;
-  const fieldErrors =
-    typeof errors === 'object' && errors !== null ? (errors as Record<string, unknown>) : {};
-  const own: Record<string, string> = Object.create(null);
-  for (const [name, message] of Object.entries(fieldErrors))
-    if (typeof message === 'string' && message !== '') own[name] = message.slice(0, maxText);
-  const code = text('code');
-  const answeredBy = text('answeredBy');
+  const { code, message, errors, answeredBy } = value as Record<string, unknown>;
+  let fields: Record<string, string> | undefined;
+  if (typeof errors === 'object' && errors !== null)
+    for (const [name, said] of Object.entries(errors)) {
+      const words = text(said);
+      if (words !== undefined)
+        (fields ??= Object.create(null) as Record<string, string>)[name] = words;
+    }
   return {
-    message: text('message') ?? '',
-    ...(code === undefined ? {} : { code }),
-    ...(Object.keys(own).length === 0 ? {} : { errors: own }),
-    ...(answeredBy === undefined ? {} : { answeredBy }),
+    code: text(code),
+    message: text(message) ?? '',
+    errors: fields,
+    answeredBy: text(answeredBy),
   };
 }
 
