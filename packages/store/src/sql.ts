@@ -58,6 +58,15 @@ const answerWithoutData = (alias: string) => `CASE WHEN ${alias}.answer IS NULL 
   WHEN ${alias}.outcome = 'accepted' THEN json_build_object('id', ${alias}.id, 'ok', true)
   ELSE json_build_object('id', ${alias}.id, 'ok', false, 'reason', ${alias}.outcome) END`;
 
+/**
+ * Closes a question nobody will read: open ones as `closed`, answered-but-unread ones as
+ * `undelivered` (the answer kept for the audit, without its data unless `keep` says so).
+ */
+const closed = (keep: string) => `state = 'closed', ended_at = coalesce(question.ended_at, now()),
+  outcome = CASE WHEN question.state = 'open' THEN 'closed' ELSE 'undelivered' END,
+  request = CASE WHEN ${keep}::boolean THEN question.request END,
+  answer = CASE WHEN ${keep}::boolean THEN question.answer ELSE ${answerWithoutData('question')} END`;
+
 /** True while the host that asked `alias`'s question holds a live lease (durable calls have no host). */
 const askerAlive = (names: Names, alias: string, slackMs = '0') =>
   `(${alias}.call_id IS NOT NULL OR EXISTS (
@@ -132,10 +141,7 @@ ended AS (
     table: q,
     alias: 'question',
     from: ['open', 'answered'],
-    set: `state = 'closed', ended_at = coalesce(question.ended_at, now()),
-      outcome = CASE WHEN question.state = 'open' THEN 'closed' ELSE 'undelivered' END,
-      request = CASE WHEN $1::boolean THEN question.request END,
-      answer = CASE WHEN $1::boolean THEN question.answer ELSE ${answerWithoutData('question')} END`,
+    set: closed('$1'),
     where: `question.seq IN (SELECT seq FROM gone) AND question.call_id IS NULL
       AND question.delivered_at IS NULL AND NOT ${askerAlive(names, 'question', '$2')}`,
     returning: 'question.seq, question.scope, question.id, question.state',
@@ -151,10 +157,7 @@ ${announceEnded(names)}`,
     table: q,
     alias: 'question',
     from: ['open', 'answered'],
-    set: `state = 'closed', ended_at = coalesce(question.ended_at, now()),
-      outcome = CASE WHEN question.state = 'open' THEN 'closed' ELSE 'undelivered' END,
-      request = CASE WHEN $2::boolean THEN question.request END,
-      answer = CASE WHEN $2::boolean THEN question.answer ELSE ${answerWithoutData('question')} END`,
+    set: closed('$2'),
     where: `question.seq IN (
       SELECT seq FROM ${q} WHERE asked_by = $1 AND call_id IS NULL AND delivered_at IS NULL
         AND state IN ('open', 'answered') LIMIT ${batchSize})
