@@ -11,8 +11,12 @@ import { build } from 'esbuild';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** Every public entry with its budget in bytes (min+gzip). */
+// A budget is a growth alarm on what a user's bundler keeps, not a target to golf towards: each is
+// the entry's size when it was last reset, plus headroom. A change that crosses one says why (in
+// its commit) and resets it, or takes the growth out.
 export const entries = [
-  { name: '@waitfor/core', file: 'packages/core/src/index.ts', budget: 2 * 1024 },
+  // 2,072 B with the Request-id rule (an id every HTTP route can reach).
+  { name: '@waitfor/core', file: 'packages/core/src/index.ts', budget: 2.25 * 1024 },
   { name: '@waitfor/core/form', file: 'packages/core/src/form.ts', budget: 15 * 1024 },
   // `own`: only these folders are counted. What they import from core and core/form is counted by
   // those entries (the build splits shared code into chunks, so an app downloads it once).
@@ -37,20 +41,26 @@ export const entries = [
   // download less. The test holds the line at 11 KB so the bundle cannot grow.
   { name: '@waitfor/mcp-bridge', file: 'packages/mcp-bridge/src/index.ts', budget: 11 * 1024 },
   { name: '@waitfor/legacy-spec', file: 'packages/legacy-spec/src/index.ts', budget: 3 * 1024 },
-  // @opentelemetry/api is a peer: left out, like every peer.
-  { name: '@waitfor/otel', file: 'packages/otel/src/index.ts', budget: 3 * 1024 },
-  { name: '@waitfor/react', file: 'packages/react/src/index.ts', budget: 8 * 1024 },
+  // @opentelemetry/api is a peer: left out, like every peer. 3,940 B with the MCP semantic
+  // conventions (propagation through the configured propagator, the operation-duration histogram,
+  // error attributes, the server option).
+  { name: '@waitfor/otel', file: 'packages/otel/src/index.ts', budget: 4.5 * 1024 },
+  // About 9 KB once the person is told why an answer did not go through (departed questions, the
+  // server's field errors, forms kept per question).
+  { name: '@waitfor/react', file: 'packages/react/src/index.ts', budget: 10 * 1024 },
   // The server handler and the browser's remote inbox are separate entries: a page never downloads
   // the handler. The Node adapter (@waitfor/http/node) runs on servers only and has no budget.
   { name: '@waitfor/http', file: 'packages/http/src/index.ts', budget: 4 * 1024 },
   { name: '@waitfor/http/client', file: 'packages/http/src/client.ts', budget: 3 * 1024 },
   // `external`: PGlite, a dependency, is left out: pgliteDriver loads it on demand (a dynamic
   // import) and it is a ~9 MB WebAssembly build that no JS budget could hold; `pg` is a peer.
+  // 11,856 B once every state change names the state it leaves and answers are delivered (most of
+  // it SQL text); a server package, where bytes cost little.
   {
     name: '@waitfor/store',
     file: 'packages/store/src/index.ts',
     external: ['@electric-sql/pglite', 'node:*'],
-    budget: 8 * 1024,
+    budget: 13 * 1024,
   },
 ];
 
