@@ -144,6 +144,23 @@ export const layering = [
       { ...mcpSdks, message: 'the store reaches MCP servers through the bridge, never an SDK.' },
     ],
   ),
+  layer(
+    ['packages/ai-sdk/src/**'],
+    [
+      {
+        ...waitfor('legacy-spec', 'react', 'otel', 'store', 'http', 'langgraph'),
+        message:
+          'ai-sdk imports only @waitfor/core and @waitfor/mcp-bridge (docs/architecture.md).',
+      },
+      {
+        names: ['@waitfor/mcp-bridge/*'],
+        pattern: '^@waitfor/mcp-bridge/',
+        message: "ai-sdk uses the bridge's public main entry only.",
+      },
+      { ...react, message: 'ai-sdk knows nothing of React.' },
+      { ...mcpSdks, message: 'ai-sdk reaches MCP servers through the bridge, never an SDK.' },
+    ],
+  ),
 ];
 
 export default tseslint.config(

@@ -21,6 +21,7 @@ const sourceAliases = [
   // Private, bundled into every package (never published); its own tests are the 'runtime' project.
   { find: /^@waitfor\/runtime$/, replacement: here('./packages/runtime/src/index.ts') },
   { find: /^@waitfor\/store$/, replacement: here('./packages/store/src/index.ts') },
+  { find: /^@waitfor\/ai-sdk$/, replacement: here('./packages/ai-sdk/src/index.ts') },
 ];
 
 export default defineConfig({
@@ -149,6 +150,16 @@ export default defineConfig({
           include: ['scripts/**/*.test.ts'],
           environment: 'node',
           testTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'ai-sdk',
+          include: ['packages/ai-sdk/src/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
         },
       },
     ],

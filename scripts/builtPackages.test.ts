@@ -38,6 +38,7 @@ const publicPackageNames = [
   '@waitfor/otel',
   '@waitfor/store',
   '@waitfor/http',
+  '@waitfor/ai-sdk',
 ];
 
 type WorkspacePackage = { name: string; directory: string; manifest: Manifest };

@@ -41,6 +41,11 @@ const classes: Array<[string, string, () => Promise<ErrorClass>]> = [
     'waitfor.http.error',
     async () => (await import('../packages/http/src/httpError')).HttpInboxError,
   ],
+  [
+    'AiSdkError',
+    'waitfor.ai-sdk.error',
+    async () => (await import('../packages/ai-sdk/src/aiSdkError')).AiSdkError,
+  ],
 ];
 
 describe.each(classes)('%s', (_name, key, load) => {

@@ -75,6 +75,13 @@ const forbidden: Array<[string, string]> = [
   ['packages/runtime/src/layer.ts', "export const load = () => import('@waitfor/core');"],
   ['packages/runtime/src/layer.ts', "import { useState } from 'react';"],
   ['packages/runtime/src/layer.ts', "import type { Client } from '@modelcontextprotocol/client';"],
+  // ai-sdk sits beside the store: core and the bridge's public main entry only.
+  ['packages/ai-sdk/src/layer.ts', "import { createStore } from '@waitfor/store';"],
+  ['packages/ai-sdk/src/layer.ts', "import { connect } from '@waitfor/mcp-bridge/node';"],
+  ['packages/ai-sdk/src/layer.ts', "import { Client } from '@modelcontextprotocol/client';"],
+  ['packages/ai-sdk/src/layer.ts', "export const load = () => import('@waitfor/otel');"],
+  ['packages/ai-sdk/src/layer.ts', "import { useState } from 'react';"],
+  ['packages/core/src/layer.ts', "import { mcpTools } from '@waitfor/ai-sdk';"],
 ];
 
 const allowed: Array<[string, string]> = [
@@ -110,6 +117,8 @@ const allowed: Array<[string, string]> = [
   ['packages/store/src/layer.ts', "import { validateFormAnswer } from '@waitfor/core/form';"],
   ['packages/store/src/layer.ts', "import { attachWaitFor } from '@waitfor/mcp-bridge';"],
   ['packages/store/src/layer.ts', "export const load = () => import('pg');"],
+  ['packages/ai-sdk/src/layer.ts', "import { connect } from '@waitfor/mcp-bridge';"],
+  ['packages/ai-sdk/src/layer.ts', "import { dynamicTool } from 'ai';"],
 ];
 
 describe('layering lint rule', () => {

@@ -16,6 +16,7 @@ const publicEntries = [
   '@waitfor/http',
   '@waitfor/http/client',
   '@waitfor/store',
+  '@waitfor/ai-sdk',
 ];
 
 // Sizes are bytes, not time: deterministic for the same sources, so a budget can be a test.
