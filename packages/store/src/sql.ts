@@ -183,9 +183,9 @@ SELECT state, answer, ${notice(names, 'delivered')} FROM delivered`,
     questionOutcome: `SELECT state, answer, delivered_at IS NOT NULL AS delivered
   FROM ${q} WHERE scope = $1 AND seq = $2::bigint`,
 
-    /** Removes the data of an answer its asker has read (unless the store keeps it). */
+    /** Removes the data of the answers its asker has read, rows $2 of scope $1 (unless the store keeps it). */
     scrubDelivered: `UPDATE ${q} AS question SET answer = ${answerWithoutData('question')}
-  WHERE question.scope = $1 AND question.seq = $2::bigint AND question.delivered_at IS NOT NULL`,
+  WHERE question.scope = $1 AND question.seq = ANY($2::bigint[]) AND question.delivered_at IS NOT NULL`,
 
     /** Deletes ended questions older than $1 ms whose outcome nobody still has to read, a batch at a time. */
     deleteEnded: `DELETE FROM ${q} WHERE seq IN (

@@ -187,6 +187,7 @@ class ScopeQuestions implements InboxHandle {
   private readonly askers = new Map<string, Asker>();
   private readonly sending = new Set<string>();
   private readonly deliveries = new Deliveries();
+  private readonly scrubs = new Set<string>();
   private readonly listeners = createListeners();
   private snapshot: readonly Request[] | undefined;
   private closed: StoreError | undefined;
@@ -229,6 +230,25 @@ class ScopeQuestions implements InboxHandle {
     );
   }
 
+  /**
+   * Removes the data of answers read here, many rows in one statement: the answers read in the
+   * same turn of the event loop go together (one statement per answer cost a fleet a third of
+   * its throughput). Kept separate from the read itself, so that a read whose reply was lost can be
+   * read again, data and all.
+   */
+  private scrubSoon(seq: string): void {
+    this.scrubs.add(seq);
+    if (this.scrubs.size > 1) return;
+    setTimeout(() => this.background(this.scrubNow()), 0);
+  }
+
+  private async scrubNow(): Promise<void> {
+    const seqs = [...this.scrubs];
+    this.scrubs.clear();
+    if (seqs.length > 0)
+      await this.host.driver.query(this.host.sql.scrubDelivered, [this.scope, seqs]);
+  }
+
   private background(work: Promise<unknown>): void {
     work.catch((error: unknown) => this.host.report(storeErrorOf(error)));
   }
@@ -260,7 +280,7 @@ class ScopeQuestions implements InboxHandle {
         return asker.finish(cancel(request, new StoreError('query_failed', 'Unreadable answer')));
       asker.finish(answer);
       // Read: its data was only kept to reach this host.
-      if (!keepAnswerData) this.background(this.query(sql.scrubDelivered, [this.scope, seq]));
+      if (!keepAnswerData) this.scrubSoon(seq);
       return;
     }
     asker.finish(row.state === 'expired' ? expire(request) : cancel(request));
@@ -588,6 +608,7 @@ class ScopeQuestions implements InboxHandle {
     await Promise.all(
       askers.map((asker) => this.endOwn(asker, 'cancelled', cancel(asker.request, cause))),
     );
+    await this.scrubNow().catch((error: unknown) => this.host.report(storeErrorOf(error)));
     this.closed = cause;
     this.stopExpiryTimer?.();
     this.host.forget(this);
