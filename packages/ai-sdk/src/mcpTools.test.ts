@@ -1,11 +1,12 @@
 import type { Answer, Request } from '@waitfor/core';
-import { generateText, stepCountIs } from 'ai';
+import { generateText, stepCountIs, streamText, ToolLoopAgent } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { textOf, useDualEraServer } from '../../mcp-bridge/src/__fixtures__/clients';
+import { startHostileRawServer } from '../../mcp-bridge/src/__fixtures__/hostileRawServer';
 import { scriptedModel, toolOutputsSent, type ScriptedCall } from './__fixtures__/model';
 import { openSource, sourcePaths } from './__fixtures__/sources';
 import { AiSdkError, mcpTools } from './index';
-import type { AttachOptions } from '@waitfor/mcp-bridge';
+import { connect, type AttachOptions } from '@waitfor/mcp-bridge';
 
 const server = useDualEraServer();
 
@@ -229,6 +230,78 @@ describe('tool definitions', () => {
       });
     } finally {
       await open.close();
+    }
+  });
+});
+
+describe('beyond generateText', () => {
+  it.each(sourcePaths)(
+    'streamText through %s (%s client, %s era): the question reaches waitFor, the result streams back',
+    async (path, kind, era) => {
+      const seen: Request[] = [];
+      const open = await openSource(path, kind, server.url, {
+        waitFor: async (request) => {
+          seen.push(request);
+          return accept(request, { name: 'Ada' });
+        },
+      });
+      try {
+        const stream = streamText({
+          model: scriptedModel([{ toolName: 'ask_form' }]),
+          tools: await mcpTools(open.source),
+          prompt: 'go',
+          stopWhen: stepCountIs(2),
+        });
+        const results: unknown[] = [];
+        for await (const part of stream.fullStream)
+          if (part.type === 'tool-result') results.push(part.output);
+        expect(results.map(textOf)).toEqual(['accept:{"name":"Ada"}']);
+        expect(await stream.text).toBe('done');
+        expect(seen[0]?.data?.origin).toMatchObject({ era, tool: 'ask_form' });
+      } finally {
+        await open.close();
+      }
+    },
+  );
+
+  it('a ToolLoopAgent runs the same tools', async () => {
+    const open = await openSource('connect', 'v2-modern', server.url, {
+      waitFor: async (request) => accept(request, { name: 'Ada' }),
+    });
+    try {
+      const agent = new ToolLoopAgent({
+        model: scriptedModel([{ toolName: 'ask_form' }]),
+        tools: await mcpTools(open.source),
+      });
+      const result = await agent.generate({ prompt: 'go' });
+      expect(textOf(result.steps[0]?.toolResults[0]?.output)).toBe('accept:{"name":"Ada"}');
+      expect(result.text).toBe('done');
+    } finally {
+      await open.close();
+    }
+  });
+
+  it("a server's input schema without properties reaches the model with properties: {} added", async () => {
+    const hostile = await startHostileRawServer();
+    const connection = await connect(
+      { url: hostile.url },
+      { waitFor: async (request) => accept(request), era: 'modern' },
+    );
+    try {
+      const listed = (await connection.listTools()).tools;
+      expect(listed[0]?.inputSchema).toEqual({ type: 'object' });
+      const model = scriptedModel([]);
+      await generateText({ model, tools: await mcpTools(connection), prompt: 'go' });
+      const sent = model.doGenerateCalls[0]?.tools ?? [];
+      expect(sent).toHaveLength(listed.length);
+      for (const item of sent)
+        expect((item as { inputSchema?: unknown }).inputSchema).toEqual({
+          type: 'object',
+          properties: {},
+        });
+    } finally {
+      await connection.close();
+      await hostile.close();
     }
   });
 });

@@ -1,11 +1,17 @@
 /**
  * The AI SDK's own test model (`MockLanguageModelV3` from `ai/test`, the model of ai 6), scripted:
- * its first step calls the given tools (all in one step), every later step answers "done".
+ * its first step calls the given tools (all in one step), every later step answers "done" — the
+ * same script for `generateText` (doGenerate) and `streamText` (doStream).
  * `model.doGenerateCalls` records what the model was sent (tools, and the tool results after).
  */
+import { simulateReadableStream } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 
 type GenerateResult = Awaited<ReturnType<MockLanguageModelV3['doGenerate']>>;
+type StreamPart =
+  Awaited<ReturnType<MockLanguageModelV3['doStream']>>['stream'] extends ReadableStream<infer P>
+    ? P
+    : never;
 
 /** One tool call the scripted model makes. */
 export interface ScriptedCall {
@@ -18,29 +24,49 @@ const usage = {
   outputTokens: { total: 1, text: 1, reasoning: undefined },
 };
 
+/** The content of step `step` (1-based) of the script. */
+function stepContent(calls: readonly ScriptedCall[], step: number): GenerateResult['content'] {
+  if (step > 1) return [{ type: 'text', text: 'done' }];
+  return calls.map((call, index) => ({
+    type: 'tool-call' as const,
+    toolCallId: `call-${index + 1}`,
+    toolName: call.toolName,
+    input: JSON.stringify(call.input ?? {}),
+  }));
+}
+
+const finishReason = (step: number) =>
+  ({ unified: step > 1 ? 'stop' : 'tool-calls', raw: undefined }) as const;
+
 /** A model that calls `calls` in its first step, then says "done". */
 export function scriptedModel(calls: readonly ScriptedCall[]): MockLanguageModelV3 {
-  let step = 0;
+  let generated = 0;
+  let streamed = 0;
   return new MockLanguageModelV3({
     doGenerate: async (): Promise<GenerateResult> => {
-      step += 1;
-      if (step > 1)
-        return {
-          content: [{ type: 'text', text: 'done' }],
-          finishReason: { unified: 'stop', raw: undefined },
-          usage,
-          warnings: [],
-        };
+      generated += 1;
+      const content = stepContent(calls, generated);
+      return { content, finishReason: finishReason(generated), usage, warnings: [] };
+    },
+    doStream: async () => {
+      streamed += 1;
+      const parts: StreamPart[] = [{ type: 'stream-start', warnings: [] }];
+      for (const part of stepContent(calls, streamed)) {
+        if (part.type === 'text')
+          parts.push(
+            { type: 'text-start', id: 't' },
+            { type: 'text-delta', id: 't', delta: part.text },
+            { type: 'text-end', id: 't' },
+          );
+        else parts.push(part as StreamPart);
+      }
+      parts.push({ type: 'finish', finishReason: finishReason(streamed), usage });
       return {
-        content: calls.map((call, index) => ({
-          type: 'tool-call' as const,
-          toolCallId: `call-${index + 1}`,
-          toolName: call.toolName,
-          input: JSON.stringify(call.input ?? {}),
-        })),
-        finishReason: { unified: 'tool-calls', raw: undefined },
-        usage,
-        warnings: [],
+        stream: simulateReadableStream({
+          chunks: parts,
+          initialDelayInMs: null,
+          chunkDelayInMs: null,
+        }),
       };
     },
   });
