@@ -69,7 +69,7 @@ export const layering = [
     [
       { ...mcpSdks, message: 'react answers Requests; it does not speak MCP.' },
       {
-        ...waitfor('mcp-bridge', 'legacy-spec', 'store', 'http'),
+        ...waitfor('mcp-bridge', 'legacy-spec', 'store', 'http', 'ai-sdk'),
         message: 'react imports only @waitfor/core (docs/architecture.md layering).',
       },
     ],
@@ -90,6 +90,10 @@ export const layering = [
         ...waitfor('http'),
         message: 'mcp-bridge never imports http; http serves any inbox to a browser.',
       },
+      {
+        ...waitfor('ai-sdk'),
+        message: 'mcp-bridge never imports ai-sdk; the adapter builds on the bridge.',
+      },
       { ...react, message: 'mcp-bridge knows nothing of React.' },
     ],
   ),
@@ -98,6 +102,7 @@ export const layering = [
     [
       { ...waitfor('react'), message: 'legacy-spec never imports react.' },
       { ...waitfor('store'), message: 'legacy-spec never imports the store.' },
+      { ...waitfor('ai-sdk'), message: 'legacy-spec never imports ai-sdk.' },
       { ...react, message: 'legacy-spec knows nothing of React.' },
     ],
   ),
@@ -105,7 +110,7 @@ export const layering = [
     ['packages/otel/src/**'],
     [
       {
-        ...waitfor('legacy-spec', 'react', 'store'),
+        ...waitfor('legacy-spec', 'react', 'store', 'ai-sdk'),
         message: 'otel imports only @waitfor/core, @waitfor/mcp-bridge and @opentelemetry/api.',
       },
       {
@@ -121,7 +126,7 @@ export const layering = [
     ['packages/http/src/**'],
     [
       {
-        ...waitfor('mcp-bridge', 'legacy-spec', 'react', 'otel', 'store'),
+        ...waitfor('mcp-bridge', 'legacy-spec', 'react', 'otel', 'store', 'ai-sdk'),
         message: 'http imports only @waitfor/core: it serves any Inbox, the store one included.',
       },
       { ...react, message: 'http knows nothing of React.' },
@@ -132,7 +137,7 @@ export const layering = [
     ['packages/store/src/**'],
     [
       {
-        ...waitfor('legacy-spec', 'react', 'otel'),
+        ...waitfor('legacy-spec', 'react', 'otel', 'ai-sdk'),
         message: 'the store imports @waitfor/core, and @waitfor/mcp-bridge for durable calls only.',
       },
       {
