@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bridgePaths, openClient, textOf, type OpenClient } from './__fixtures__/clients';
 import { startHostileHttpServer, type HostileHttpServer } from './__fixtures__/hostileHttp';
 import { callTool } from './index';
+import { entriesOf, own } from '../../core/src/__fixtures__/ownRecords';
 
 let server: HostileHttpServer;
 beforeAll(async () => {
@@ -27,30 +28,11 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** An object with `entries` as own, enumerable data properties (`__proto__` included). */
-function own(entries: Array<[string, unknown]>): Record<string, unknown> {
-  const record: Record<string, unknown> = {};
-  for (const [key, value] of entries)
-    Object.defineProperty(record, key, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  return record;
-}
-
 const fieldName = fc.oneof(
   fc.constantFrom('__proto__', '', 'prototype', ...Object.getOwnPropertyNames(Object.prototype)),
   fc.string({ unit: 'grapheme', maxLength: 12 }),
 );
 const fieldNames = fc.uniqueArray(fieldName, { minLength: 1, maxLength: 5 });
-
-/** Own keys and values, in a comparable form. */
-const entriesOf = (value: unknown) =>
-  Object.getOwnPropertyNames(value ?? {})
-    .sort()
-    .map((key) => [key, (value as Record<string, unknown>)[key]]);
 
 /** The person fills in every field the Request shows, each with a value of its own. */
 const fillEvery = (request: Request) =>

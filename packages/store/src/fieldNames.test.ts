@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fleet } from './__fixtures__/fleet';
 import { drivers } from './__fixtures__/fleet';
+import { entriesOf, own } from '../../core/src/__fixtures__/ownRecords';
 
 let fleet: Fleet;
 beforeAll(async () => {
@@ -18,30 +19,11 @@ afterAll(async () => {
   await fleet?.close();
 });
 
-/** An object with `entries` as own, enumerable data properties (`__proto__` included). */
-function own(entries: Array<[string, unknown]>): Record<string, unknown> {
-  const record: Record<string, unknown> = {};
-  for (const [key, value] of entries)
-    Object.defineProperty(record, key, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  return record;
-}
-
 const fieldName = fc.oneof(
   fc.constantFrom('__proto__', '', 'prototype', ...Object.getOwnPropertyNames(Object.prototype)),
   fc.string({ unit: 'grapheme', maxLength: 12 }),
 );
 const fieldNames = fc.uniqueArray(fieldName, { minLength: 1, maxLength: 5 });
-
-/** Own keys and values, in a comparable form. */
-const entriesOf = (value: unknown) =>
-  Object.getOwnPropertyNames(value ?? {})
-    .sort()
-    .map((key) => [key, (value as Record<string, unknown>)[key]]);
 
 describe('field names through the store', () => {
   it('every field answered on one host arrives in the Answer on the other', async () => {

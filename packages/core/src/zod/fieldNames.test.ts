@@ -11,19 +11,7 @@ import { ask, defineQuestion } from '@waitfor/core/zod';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-
-/** An object with `entries` as own, enumerable data properties (`__proto__` included). */
-function own<T>(entries: Array<[string, T]>): Record<string, T> {
-  const record: Record<string, T> = {};
-  for (const [key, value] of entries)
-    Object.defineProperty(record, key, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  return record;
-}
+import { entriesOf, own } from '../__fixtures__/ownRecords';
 
 const inherited = Object.getOwnPropertyNames(Object.prototype);
 const fieldName = fc.oneof(
@@ -35,12 +23,6 @@ const fieldNames = fc.uniqueArray(fieldName, { minLength: 1, maxLength: 6 });
 
 /** The person's answer: every field filled with a value of its own. */
 const answerOf = (names: string[]) => own(names.map((name, index) => [name, `value ${index}`]));
-
-/** Own keys and values, in a comparable form. */
-const entriesOf = (value: unknown) =>
-  Object.getOwnPropertyNames(value)
-    .sort()
-    .map((key) => [key, (value as Record<string, unknown>)[key]]);
 
 describe('every answered field arrives, whatever its name', () => {
   it('zod ask: each field of the answer is in the data, or the name is refused at definition', async () => {
