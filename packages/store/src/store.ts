@@ -100,6 +100,7 @@ function route(
   inboxes: Iterable<InboxHandle>,
   calls: Iterable<CallsHandle>,
   reloadAll: () => void,
+  report: (error: StoreError) => void,
 ): void {
   let notice: unknown;
   try {
@@ -113,7 +114,7 @@ function route(
     return;
   }
   if (typeof scope === 'string' && event === 'changed') {
-    for (const inbox of inboxes) if (inbox.scope === scope) void inbox.refresh().catch(() => {});
+    for (const inbox of inboxes) if (inbox.scope === scope) void inbox.refresh().catch(report);
     return;
   }
   if (
@@ -175,7 +176,8 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
     await sweeper.closePreviousLife(instance);
     unlisten = await driver.listen(
       names.channel,
-      (payload) => route(payload, inboxes, callHandles, reloadAll),
+      (payload) =>
+        route(payload, inboxes, callHandles, reloadAll, (error) => report(storeErrorOf(error))),
       // Back after a lost connection: the lease first (others may be about to sweep), then reload.
       () =>
         void lease

@@ -164,7 +164,8 @@ export function createDurableCalls(
         () => {
           void work().catch((failure: unknown) => host.report(storeErrorOf(failure)));
         },
-        retryMs * 2 ** (Number(row.attempts) - 1) + 50,
+        // The due time retryLater set in SQL (doubled per attempt, at most an hour).
+        Math.min(retryMs * 2 ** (Number(row.attempts) - 1), 3_600_000) + 50,
       );
       timer.unref?.();
       return;
