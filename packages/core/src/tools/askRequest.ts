@@ -1,12 +1,11 @@
 import { answerCause, cancel } from '../answers';
 import { validateAnswerData } from '../form/validateFormAnswer';
-import { createRequestId } from '../requestId';
+import { askUntilValid, type AnswerCheck } from '../round/askUntilValid';
+import { isForm } from '../round/checkRequests';
 import type { AbortSignalLike, Answer, Request, WaitFor } from '../types';
 import { WaitforError } from '../waitforError';
-import { isForm } from './checkRequests';
 
-/** Default number of invalid form submissions before a question ends cancelled. */
-export const DEFAULT_MAX_ATTEMPTS = 3;
+export { DEFAULT_MAX_ATTEMPTS } from '../round/defaults';
 
 /** Checks what a person filled in: the value to hand on, or one message per offending field. */
 export type Validate = (
@@ -32,8 +31,8 @@ function underId(answer: Answer, id: string): Answer {
 /**
  * Asks one Request through a bounded waitFor (it always resolves) and returns the Answer for the
  * Request's own id. An accepted form is checked (the schema's rules, or `validate`) and carries the
- * checked value; an invalid one is asked again with `data.errors`, `data.values` and `data.attempt`
- * under a fresh id, up to `maxAttempts`, then ends cancelled with an `invalid_answer` cause.
+ * checked value; an invalid one is asked again (the round engine's askUntilValid) up to
+ * `maxAttempts`, then ends cancelled with an `invalid_answer` cause.
  */
 export async function askRequest(
   bound: WaitFor,
@@ -42,28 +41,29 @@ export async function askRequest(
 ): Promise<Answer> {
   // A form's own check takes the data as the person gave it (validateAnswerData: no data means the
   // defaults); a `validate` of the caller's gets an object either way.
-  const { validate } = options;
+  const { validate, signal } = options;
   const schema = isForm(request) ? request.data!.schema : undefined;
-  let asked = request;
-  for (let attempt = 1; ; attempt += 1) {
-    const answer = await bound(asked, { signal: options.signal });
+  const check = (answer: Answer): AnswerCheck<Answer> => {
     if (!answer.ok || (validate === undefined && schema === undefined))
-      return underId(answer, request.id);
-    const data = answer.data ?? {};
-    const checked = validate ? validate(data) : validateAnswerData(schema, answer.data);
-    if (checked.ok) return { id: request.id, ok: true, data: checked.value };
-    if (attempt >= options.maxAttempts) {
-      const cause = new WaitforError(
-        'invalid_answer',
-        `No valid answer to ${request.id} after ${attempt} attempts`,
-        { cause: checked.errors },
-      );
-      return cancel(request, cause);
-    }
-    asked = {
-      ...asked,
-      id: createRequestId('tool'),
-      data: { ...asked.data, errors: checked.errors, values: data, attempt: attempt + 1 },
-    };
-  }
+      return { value: underId(answer, request.id) };
+    const checked = validate
+      ? validate(answer.data ?? {})
+      : validateAnswerData(schema, answer.data);
+    return checked.ok
+      ? { value: { id: request.id, ok: true, data: checked.value } }
+      : { errors: checked.errors };
+  };
+  const asked = await askUntilValid(request, {
+    ask: (current) => bound(current, { signal }),
+    check,
+    maxAttempts: options.maxAttempts,
+    idPrefix: 'tool',
+  });
+  if ('value' in asked) return asked.value;
+  const cause = new WaitforError(
+    'invalid_answer',
+    `No valid answer to ${request.id} after ${asked.attempts} attempts`,
+    { cause: asked.errors },
+  );
+  return cancel(request, cause);
 }

@@ -2,10 +2,10 @@ import { boundWaitFor } from '../boundWaitFor';
 import { isRecord, nonEmpty } from '../check';
 import type { AbortSignalLike, Answer, RequestOrigin, WaitFor } from '../types';
 import { WaitforError } from '../waitforError';
+import { DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_REQUESTS } from '../round/defaults';
+import { resumeRound } from '../round/resumeRound';
 import { askRound } from './askRound';
-import { DEFAULT_MAX_ATTEMPTS } from './askRequest';
-import { DEFAULT_MAX_REQUESTS } from './checkRequests';
-import { answersFor, parseToolSuspension } from './suspension';
+import { toolSuspensionShape } from './suspension';
 import {
   assertJsonSafe,
   DEFAULT_MAX_ROUNDS,
@@ -124,12 +124,14 @@ export async function resumeTool<Args, Result>(
   options: ToolRunOptions = {},
 ): Promise<ToolOutcome<Result>> {
   const loop = limits(options);
-  const parsed = parseToolSuspension(suspension, loop);
-  const start = {
-    args: parsed.args as Args,
-    answers: answersFor(parsed, answers),
-    state: parsed.state,
-    round: parsed.round,
-  };
-  return runLoop(tool, start, loop);
+  // The round engine reads the suspension and checks the Answers; the tool runs again with them.
+  return resumeRound(
+    {
+      suspension: toolSuspensionShape(loop.maxRequests),
+      send: ({ own, round }, checked) =>
+        runLoop(tool, { args: own.args as Args, answers: checked, state: own.state, round }, loop),
+    },
+    suspension,
+    answers,
+  );
 }

@@ -1,6 +1,6 @@
 import type { AbortSignalLike, Answer, Request, RequestOrigin } from '../types';
 import { WaitforError } from '../waitforError';
-import { checkRequests } from './checkRequests';
+import { checkRequests } from '../round/checkRequests';
 import { jsonUnsafePath, type JsonValue } from './jsonSafe';
 import { isPending, type Pending } from './pending';
 import { createSuspension, type ToolSuspension } from './suspension';
