@@ -1,31 +1,19 @@
 import { fileURLToPath } from 'node:url';
+import { defaultClientConditions, defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 // Tests import the packages by name and run against their sources, so a change is tested without a
-// build. Child processes (stdio servers, resume in another process) run sources through tsx.
-const sourceAliases = [
-  { find: /^@waitfor\/core$/, replacement: here('./packages/core/src/index.ts') },
-  { find: /^@waitfor\/core\/form$/, replacement: here('./packages/core/src/form.ts') },
-  { find: /^@waitfor\/core\/tools$/, replacement: here('./packages/core/src/tools.ts') },
-  { find: /^@waitfor\/core\/zod$/, replacement: here('./packages/core/src/zod.ts') },
-  { find: /^@waitfor\/mcp-bridge$/, replacement: here('./packages/mcp-bridge/src/index.ts') },
-  { find: /^@waitfor\/mcp-bridge\/node$/, replacement: here('./packages/mcp-bridge/src/node.ts') },
-  { find: /^@waitfor\/legacy-spec$/, replacement: here('./packages/legacy-spec/src/index.ts') },
-  { find: /^@waitfor\/http$/, replacement: here('./packages/http/src/index.ts') },
-  { find: /^@waitfor\/http\/client$/, replacement: here('./packages/http/src/client.ts') },
-  { find: /^@waitfor\/http\/node$/, replacement: here('./packages/http/src/node.ts') },
-  { find: /^@waitfor\/otel$/, replacement: here('./packages/otel/src/index.ts') },
-  { find: /^@waitfor\/react$/, replacement: here('./packages/react/src/index.ts') },
-  // Private, bundled into every package (never published); its own tests are the 'runtime' project.
-  { find: /^@waitfor\/runtime$/, replacement: here('./packages/runtime/src/index.ts') },
-  { find: /^@waitfor\/store$/, replacement: here('./packages/store/src/index.ts') },
-  { find: /^@waitfor\/ai-sdk$/, replacement: here('./packages/ai-sdk/src/index.ts') },
-];
+// build: every package.json names each entry's source under the '@waitfor/source' export condition,
+// which the test resolver (and tsx, for child processes, with --conditions) puts first. A package
+// added later needs no line here. The private @waitfor/runtime exports its source only.
+const sourceCondition = '@waitfor/source';
 
 export default defineConfig({
-  resolve: { alias: sourceAliases },
+  // Node tests resolve as a server does, jsdom ones as a browser: each list keeps vite's defaults.
+  resolve: { conditions: [sourceCondition, ...defaultClientConditions] },
+  ssr: { resolve: { conditions: [sourceCondition, ...defaultServerConditions] } },
   test: {
     reporters: ['default', ['json', { outputFile: '.test-results/vitest.json' }]],
     projects: [
@@ -107,7 +95,6 @@ export default defineConfig({
         extends: true,
         resolve: {
           alias: [
-            ...sourceAliases,
             { find: /^react$/, replacement: 'react-18' },
             { find: /^react\/(.*)$/, replacement: 'react-18/$1' },
             { find: /^react-dom$/, replacement: 'react-dom-18' },
@@ -160,6 +147,17 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'langgraph',
+          include: ['packages/langgraph/src/**/*.test.ts'],
+          environment: 'node',
+          // A real PostgreSQL server for the checkpointer, and a resume in another process.
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
         },
       },
     ],
