@@ -1,6 +1,6 @@
 /**
  * Benchmark 6 — bundle sizes. The sizes come from the root `scripts/size.mjs` (min+gzip with
- * esbuild, peers excluded, per public entry); a second esbuild pass with a metafile says which
+ * esbuild, peers excluded, per documented import); a second esbuild pass with a metafile says which
  * modules fill each bundle, so a missed budget comes with the modules to cut.
  */
 import { build, type Metafile } from 'esbuild';
@@ -10,7 +10,6 @@ import type { BenchResult, Figure } from './result';
 
 interface SizeEntry {
   name: string;
-  file: string;
   budget: number;
 }
 
@@ -98,8 +97,9 @@ export async function benchBundleSize(): Promise<BenchResult> {
     id: 'bundle-size',
     title: '6. Bundle sizes',
     method:
-      'scripts/size.mjs: each public entry bundled from source by esbuild, minified, gzip level 9, ' +
-      'peers and other @waitfor packages excluded; module shares from an esbuild metafile (before gzip).',
+      "scripts/size.mjs: each documented import alone (the READMEs' quick starts), bundled from " +
+      'source by esbuild with tree-shaking, minified, gzip level 9; the dependencies a user downloads ' +
+      'with it counted, peers left out; module shares from an esbuild metafile (before gzip).',
     figures,
     notes,
   };
