@@ -1,0 +1,3 @@
+import { packageBuild } from '../../tsdown.base.ts';
+
+export default packageBuild();
