@@ -1,11 +1,15 @@
 /**
  * A real LangGraph StateGraph whose one node calls an MCP tool through the adapter: the state names
  * the tool and its arguments, the node writes the tool's text. `runs` counts how often the node
- * started (it starts again from the top on every resume).
+ * started (it starts again from the top on every resume). Imports no test runner: a child process
+ * builds the same graph to resume a run.
  */
 import { Annotation, END, START, StateGraph, type BaseCheckpointSaver } from '@langchain/langgraph';
-import { textOf } from '../../../mcp-bridge/src/__fixtures__/clients';
 import { callToolWithInterrupt, type InterruptCallOptions, type InterruptSource } from '../index';
+
+/** The text of the first content block of a tool result. */
+const textOf = (result: unknown): string =>
+  (result as { content?: Array<{ text?: string }> }).content?.[0]?.text ?? '';
 
 export const ToolState = Annotation.Root({
   tool: Annotation<string>,
