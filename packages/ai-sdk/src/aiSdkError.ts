@@ -1,13 +1,15 @@
+import type { WaitforErrorCode } from '@waitfor/core';
+import { WaitforError } from '@waitfor/core';
 import { brandClass } from '@waitfor/runtime';
 
 /** What went wrong, as a stable string a host can switch on. */
 export type AiSdkErrorCode =
+  /** Shared with every waitfor package (see WaitforErrorCode): a bad option passed to `mcpTools`. */
+  | Extract<WaitforErrorCode, 'invalid_options'>
   /** The server answered the call with `isError: true`; `result` holds its whole CallToolResult. */
   | 'tool_error'
   /** The server's tools/list does not fit (not a list, a bad or repeated name, too many tools). */
-  | 'invalid_tools'
-  /** A bad option passed to `mcpTools`. */
-  | 'invalid_options';
+  | 'invalid_tools';
 
 /** Options of an AiSdkError beyond its code and message. */
 export interface AiSdkErrorOptions {
@@ -16,22 +18,26 @@ export interface AiSdkErrorOptions {
   result?: Record<string, unknown>;
 }
 
-/** The one error class of @waitfor/ai-sdk; recognise it across installed copies with `isInstance`. */
-export class AiSdkError extends Error {
+/**
+ * The one error class of @waitfor/ai-sdk: a WaitforError (`isWaitforError` is true for it) with
+ * its own marker (`isAiSdkError`), recognised across installed copies.
+ */
+export class AiSdkError extends WaitforError<AiSdkErrorCode> {
   // `declare`: assigned in the constructor, so no field initialisers are emitted.
-  declare readonly code: AiSdkErrorCode;
   declare readonly result: Record<string, unknown> | undefined;
 
   constructor(code: AiSdkErrorCode, message: string, options: AiSdkErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : options);
+    super(code, message, { cause: options.cause });
     this.name = 'AiSdkError';
-    this.code = code;
     this.result = options.result;
   }
 
   /** True for an AiSdkError from any installed copy of this package. */
-  static isInstance: (value: unknown) => value is AiSdkError = brandClass(
+  static override isInstance: (value: unknown) => value is AiSdkError = brandClass(
     this,
     'waitfor.ai-sdk.error',
   );
 }
+
+/** True for an AiSdkError from any installed copy of @waitfor/ai-sdk. */
+export const isAiSdkError = (value: unknown): value is AiSdkError => AiSdkError.isInstance(value);

@@ -1,6 +1,6 @@
 export { mcpTools } from './mcpTools';
 export type { McpTool, McpToolSource, McpToolsOptions } from './mcpTools';
-export { AiSdkError } from './aiSdkError';
+export { AiSdkError, isAiSdkError } from './aiSdkError';
 export type { AiSdkErrorCode, AiSdkErrorOptions } from './aiSdkError';
 export { toModelOutput } from './convert';
 export type { ModelOutput } from './convert';

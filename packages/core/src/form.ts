@@ -19,7 +19,7 @@ export { defaultFormLimits } from './form/formLimits';
 export { formFields, parseFormSchema } from './form/parseFormSchema';
 export { formDefaults, validateAnswerData, validateFormAnswer } from './form/validateFormAnswer';
 export { createFormSession } from './form/formSession';
-export type { FormSession, FormSnapshot } from './form/formSession';
+export type { FormSession, FormSessionOptions, FormSnapshot } from './form/formSession';
 export { inspectUrl } from './form/inspectUrl';
 export type { UrlInspection, UrlProblem, UrlWarning } from './form/inspectUrl';
 export { requestServer } from './form/requestServer';

@@ -73,6 +73,48 @@ describe('createInbox', () => {
     expect(listener).toHaveBeenCalledTimes(2);
   });
 
+  it('a throwing listener stops neither the next listener nor the change, and is reported', async () => {
+    const reported: WaitforError[] = [];
+    const inbox = createInbox({ onError: (error) => reported.push(error) });
+    const failure = new Error('a broken view');
+    const seen: number[] = [];
+    inbox.subscribe(() => {
+      throw failure;
+    });
+    inbox.subscribe(() => seen.push(inbox.getSnapshot().length));
+    const answer = inbox.waitFor(ask('a'));
+    expect(seen).toEqual([1]);
+    expect(inbox.answer(accept('a', { n: 1 }))).toBe(true);
+    await expect(answer).resolves.toEqual({ id: 'a', ok: true, data: { n: 1 } });
+    expect(seen).toEqual([1, 0]);
+    expect(reported.map((error) => [error.code, error.cause])).toEqual([
+      ['listener_failed', failure],
+      ['listener_failed', failure],
+    ]);
+  });
+
+  it('submit: the same first-answer-wins contract as answer, as a promise', async () => {
+    const inbox = createInbox();
+    const answer = inbox.waitFor(ask('a'));
+    await expect(inbox.submit(accept('a', { n: 1 }))).resolves.toBe(true);
+    await expect(answer).resolves.toEqual({ id: 'a', ok: true, data: { n: 1 } });
+    // Already answered, or never asked: false, nothing changes.
+    await expect(inbox.submit(accept('a', { n: 2 }))).resolves.toBe(false);
+    await expect(inbox.submit(decline('nobody'))).resolves.toBe(false);
+    // A malformed Answer rejects (it is never a silent false).
+    const refused = await inbox.submit({ id: 7 } as never).catch((error: unknown) => error);
+    expect(WaitforError.isInstance(refused) && refused.code).toBe('invalid_answer');
+  });
+
+  it('submit after expiresAt is false and the Request ends as expired', async () => {
+    let clock = Date.parse('2030-01-01T00:00:00Z');
+    const inbox = createInbox({ now: () => clock });
+    const answer = inbox.waitFor(ask('a', { expiresAt: '2030-01-01T00:01:00Z' }));
+    clock += 120_000;
+    await expect(inbox.submit(accept('a'))).resolves.toBe(false);
+    await expect(answer).resolves.toEqual({ id: 'a', ok: false, reason: 'expired' });
+  });
+
   it('lets a listener unsubscribe itself and another listener while being notified', () => {
     const inbox = createInbox();
     const calls: string[] = [];

@@ -1,9 +1,11 @@
+import { createListeners } from '@waitfor/runtime';
 import { cancel, expire } from './answers';
 import { fail } from './check';
 import { parseAnswer } from './parseAnswer';
 import { parseRequest } from './parseRequest';
 import type { Answer, Request, WaitFor } from './types';
 import { expiryOf, watch } from './watch';
+import { listenerReport, type WaitforError } from './waitforError';
 
 /** A framework-free store of open Requests that a UI lists and answers. */
 export interface Inbox {
@@ -12,8 +14,8 @@ export interface Inbox {
   /** The open Requests, oldest first: the same array until something changes (then a new one; never mutated). */
   getSnapshot(): readonly Request[];
   /**
-   * Calls `listener` after every change; returns the function that unsubscribes it. A listener must
-   * not throw: its error escapes from the call that made the change.
+   * Calls `listener` after every change; returns the function that unsubscribes it. A listener that
+   * throws stops neither the other listeners nor the change: its error is reported (`onError`).
    */
   subscribe(listener: () => void): () => void;
   /**
@@ -22,6 +24,14 @@ export interface Inbox {
    * as expired). Throws `invalid_answer` for a malformed Answer.
    */
   answer(answer: Answer): boolean;
+  /**
+   * Answers and resolves with the final word, the same contract for every inbox (this one, a
+   * store's, a remote one): true when this Answer won (first answer wins) and reached the asker;
+   * false when the question was already answered, ended, unknown or late. Rejects with
+   * `invalid_answer` for a malformed Answer. Here it settles at once, as `answer` does; an inbox
+   * whose questions live elsewhere resolves once that place has decided.
+   */
+  submit(answer: Answer): Promise<boolean>;
   /** Settles an open Request as cancelled. True when it was open. */
   cancel(id: string, cause?: unknown): boolean;
   /** The open Request with this id, if any. */
@@ -32,6 +42,11 @@ export interface Inbox {
 export interface InboxOptions {
   /** The clock that `expiresAt` is compared with (default Date.now). */
   now?: () => number;
+  /**
+   * Receives a WaitforError `listener_failed` (what the listener threw as `cause`) for each
+   * subscribed listener that throws; by default the platform's `reportError`, or `console.error`.
+   */
+  onError?: (error: WaitforError) => void;
 }
 
 interface Entry {
@@ -46,13 +61,12 @@ interface Entry {
 export function createInbox(options: InboxOptions = {}): Inbox {
   const now = options.now ?? Date.now;
   const open = new Map<string, Entry>();
-  const listeners = new Set<() => void>();
+  const listeners = createListeners(listenerReport(options.onError));
   let snapshot: readonly Request[] | undefined;
 
   const changed = (): void => {
     snapshot = undefined;
-    // A copy: a listener may unsubscribe (itself or another) while being notified.
-    for (const listener of [...listeners]) listener();
+    listeners.emit();
   };
 
   const waitFor: WaitFor = (request, context = {}) =>
@@ -74,20 +88,20 @@ export function createInbox(options: InboxOptions = {}): Inbox {
       changed();
     });
 
+  const answer = (value: Answer): boolean => {
+    const entry = open.get(parseAnswer(value).id);
+    // A late answer must not look delivered: the Request ends as expired and the caller learns false.
+    const onTime = entry && expiryOf(entry.request) > now();
+    entry?.settle(onTime ? value : expire(entry.request));
+    return !!onTime;
+  };
+
   return {
     waitFor,
     getSnapshot: () => (snapshot ??= [...open.values()].map((entry) => entry.request)),
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
-    },
-    answer(value) {
-      const entry = open.get(parseAnswer(value).id);
-      // A late answer must not look delivered: the Request ends as expired and the caller learns false.
-      const onTime = entry && expiryOf(entry.request) > now();
-      entry?.settle(onTime ? value : expire(entry.request));
-      return !!onTime;
-    },
+    subscribe: listeners.add,
+    answer,
+    submit: async (value) => answer(value),
     cancel(id, cause) {
       const entry = open.get(id);
       entry?.settle(cancel(entry.request, cause));

@@ -20,5 +20,5 @@ export { allowServers, declineKinds, declineServers, httpUrlsOnly, withPolicies 
 export type { Policy } from './policies';
 export { createRequestId } from './requestId';
 export { requestOrigin } from './requestOrigin';
-export { WaitforError } from './waitforError';
-export type { WaitforErrorCode, WaitforErrorOptions } from './waitforError';
+export { isWaitforError, WaitforError } from './waitforError';
+export type { FieldErrors, WaitforErrorCode, WaitforErrorOptions } from './waitforError';

@@ -1,7 +1,15 @@
+import type { FieldErrors, WaitforErrorCode } from '@waitfor/core';
+import { WaitforError } from '@waitfor/core';
 import { brandClass } from '@waitfor/runtime';
 
 /** What went wrong between a browser and the handler, as a stable string a caller can switch on. */
 export type HttpInboxErrorCode =
+  /**
+   * Shared with every waitfor package, one meaning (see WaitforErrorCode): `invalid_answer` (the
+   * answer was malformed, too large or not JSON: 400, 413, 415), `listener_failed` (a listener of
+   * the remote inbox threw; reported to its `onError`).
+   */
+  | Extract<WaitforErrorCode, 'invalid_answer' | 'listener_failed'>
   /** No credentials, or credentials the handler did not accept (401). */
   | 'unauthorized'
   /** Refused: a missing or foreign Origin (403), or too many streams (429). */
@@ -10,8 +18,6 @@ export type HttpInboxErrorCode =
   | 'not_found'
   /** Already answered, cancelled or expired, here or elsewhere (409). */
   | 'conflict'
-  /** The answer was malformed, too large or not JSON (400, 413, 415). */
-  | 'invalid_answer'
   /** The answer does not fit the question's form (422): `errors` says why, field by field. */
   | 'invalid_form'
   /** The server failed or could not be reached. */
@@ -27,29 +33,30 @@ export interface HttpInboxErrorOptions {
   /** The HTTP status, when a response was received. */
   status?: number;
   /** Per-field messages of a form answer refused with 422. */
-  errors?: Record<string, string>;
+  errors?: FieldErrors;
 }
 
-/** The one error class of @waitfor/http. Recognised across installed copies by `isInstance`. */
-export class HttpInboxError extends Error {
-  /** Stable machine-readable code. */
-  declare readonly code: HttpInboxErrorCode;
+/**
+ * The one error class of @waitfor/http: a WaitforError (`isWaitforError` is true for it) with its
+ * own marker (`isHttpInboxError`), recognised across installed copies.
+ */
+export class HttpInboxError extends WaitforError<HttpInboxErrorCode> {
   /** The HTTP status, when a response was received. */
   declare readonly status: number | undefined;
-  /** Per-field messages of a form answer refused with 422. */
-  declare readonly errors: Record<string, string> | undefined;
 
   constructor(code: HttpInboxErrorCode, message: string, options: HttpInboxErrorOptions = {}) {
-    super(message, options);
+    super(code, message, { cause: options.cause, errors: options.errors });
     this.name = 'HttpInboxError';
-    this.code = code;
     this.status = options.status;
-    this.errors = options.errors;
   }
 
   /** True when `value` is an HttpInboxError from any copy of @waitfor/http (a Symbol.for brand). */
-  static isInstance: (value: unknown) => value is HttpInboxError = brandClass(
+  static override isInstance: (value: unknown) => value is HttpInboxError = brandClass(
     this,
     'waitfor.http.error',
   );
 }
+
+/** True for an HttpInboxError from any installed copy of @waitfor/http. */
+export const isHttpInboxError = (value: unknown): value is HttpInboxError =>
+  HttpInboxError.isInstance(value);

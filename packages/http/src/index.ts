@@ -1,4 +1,4 @@
 export { createInboxHandler } from './handler';
 export type { AnswerableInbox, InboxHandler, InboxHandlerOptions } from './handler';
-export { HttpInboxError } from './httpError';
+export { HttpInboxError, isHttpInboxError } from './httpError';
 export type { HttpInboxErrorCode, HttpInboxErrorOptions } from './httpError';

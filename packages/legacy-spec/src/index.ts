@@ -6,7 +6,7 @@ export type {
   UrlElicitationCloseReason,
   UrlElicitationState,
 } from './elicitationRegistry';
-export { LegacySpecError, legacySpecErrorOf } from './legacySpecError';
+export { isLegacySpecError, LegacySpecError, legacySpecErrorOf } from './legacySpecError';
 export type { LegacySpecErrorCode, LegacySpecErrorOptions } from './legacySpecError';
 export { urlElicitationRequiredCode, urlElicitationsOf } from './urlElicitationRequired';
 export type { UrlElicitationParams } from './urlElicitationRequired';

@@ -1,9 +1,16 @@
-import type { Answer } from '@waitfor/core';
+import type { Answer, WaitforErrorCode } from '@waitfor/core';
+import { WaitforError } from '@waitfor/core';
 import { brandClass } from '@waitfor/runtime';
 import { findInCauses } from './findInCauses';
 
 /** What went wrong, as a stable string a host can switch on. */
 export type LegacySpecErrorCode =
+  /**
+   * Shared with every waitfor package, one meaning (see WaitforErrorCode): `invalid_options` (a
+   * bad option passed to createLegacySpec / legacySpec), `aborted` (the signal given to
+   * `waitForCompletion` aborted; an aborted call ends in the bridge's BridgeError `aborted`).
+   */
+  | Extract<WaitforErrorCode, 'invalid_options' | 'aborted'>
   /** A URL elicitation of a -32042 error was declined or cancelled; `answers` holds every Answer. */
   | 'elicitation_refused'
   /** The retry after a -32042 failed with -32042 again, naming an elicitation already handled. */
@@ -18,12 +25,8 @@ export type LegacySpecErrorCode =
   | 'unknown_elicitation'
   /** `waitForCompletion` ran out of time before `notifications/elicitation/complete` arrived. */
   | 'completion_timeout'
-  /** The signal given to `waitForCompletion` aborted (an aborted call ends in the bridge's BridgeError `aborted`). */
-  | 'aborted'
   /** The URL elicitation closed (see its `reason`), so no completion will be recorded. */
-  | 'elicitation_closed'
-  /** A bad option passed to createLegacySpec / legacySpec. */
-  | 'invalid_options';
+  | 'elicitation_closed';
 
 /** Options of a LegacySpecError beyond its code and message. */
 export interface LegacySpecErrorOptions {
@@ -34,28 +37,33 @@ export interface LegacySpecErrorOptions {
   elicitationId?: string;
 }
 
-/** The one error class of @waitfor/legacy-spec; recognise it across installed copies with `isInstance`. */
-export class LegacySpecError extends Error {
+/**
+ * The one error class of @waitfor/legacy-spec: a WaitforError (`isWaitforError` is true for it)
+ * with its own marker (`isLegacySpecError`), recognised across installed copies.
+ */
+export class LegacySpecError extends WaitforError<LegacySpecErrorCode> {
   // `declare`: assigned in the constructor, so no field initialisers are emitted.
-  declare readonly code: LegacySpecErrorCode;
   declare readonly answers: readonly Answer[] | undefined;
   declare readonly elicitationId: string | undefined;
 
   constructor(code: LegacySpecErrorCode, message: string, options: LegacySpecErrorOptions = {}) {
     // No `cause` property at all when there is none.
-    super(message, options.cause === undefined ? undefined : options);
+    super(code, message, { cause: options.cause });
     this.name = 'LegacySpecError';
-    this.code = code;
     this.answers = options.answers;
     this.elicitationId = options.elicitationId;
   }
 
   /** True for a LegacySpecError from any installed copy of this package. */
-  static isInstance: (value: unknown) => value is LegacySpecError = brandClass(
+  static override isInstance: (value: unknown) => value is LegacySpecError = brandClass(
     this,
     'waitfor.legacy-spec.error',
   );
 }
+
+/** True for a LegacySpecError from any installed copy of @waitfor/legacy-spec. */
+export const isLegacySpecError = (value: unknown): value is LegacySpecError =>
+  LegacySpecError.isInstance(value);
 
 /**
  * The LegacySpecError in `error` or its `cause` chain (another extension around this one may wrap

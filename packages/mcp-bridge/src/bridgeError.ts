@@ -1,28 +1,36 @@
-import type { AbortSignalLike } from '@waitfor/core';
+import type { AbortSignalLike, FieldErrors, WaitforErrorCode } from '@waitfor/core';
+import { WaitforError } from '@waitfor/core';
 import { brandClass, isAborted, isRecord } from '@waitfor/runtime';
 
 /** What went wrong, as a string literal a caller can switch on. */
 export type BridgeErrorCode =
-  /** Malformed data from a peer or a caller (elicitation params, an input request, a suspension). */
+  /**
+   * Shared with every waitfor package, one meaning (see WaitforErrorCode): `invalid_options` (e.g.
+   * `maxRounds: 0`, an unknown client object), `invalid_answer` (an answer given to `resume` fails
+   * its form schema, `errors` per field; nothing was sent), `invalid_suspension` (a suspension
+   * given to `resume` that cannot be resumed), `answer_mismatch` (answers given to `resume` do not
+   * match its Requests), `rounds_exceeded` (`lastResult` holds the last `input_required` result),
+   * `aborted` (the caller's signal aborted the call).
+   */
+  | Extract<
+      WaitforErrorCode,
+      | 'invalid_options'
+      | 'invalid_answer'
+      | 'invalid_suspension'
+      | 'answer_mismatch'
+      | 'rounds_exceeded'
+      | 'aborted'
+    >
+  /** Malformed data from a peer (elicitation params, an input request, a result). */
   | 'invalid_params'
-  /** A bad option passed to a bridge function (e.g. `maxRounds: 0`, an unknown client object). */
-  | 'invalid_options'
-  /** The `input_required` loop hit its round cap; `lastResult` holds the last result. */
-  | 'rounds_exceeded'
   /** A result carried a `resultType` this bridge does not know. */
   | 'unknown_result_type'
-  /** The caller's signal aborted the call. */
-  | 'aborted'
   /** The call's own time budget ran out (the person's answer time is not counted). */
   | 'timeout'
   /** An inputRequest the host has no handler for (sampling or roots without a handler). */
   | 'unsupported_input_request'
   /** `durable: true` on a legacy-era connection, whose questions are bound to the open connection. */
   | 'durable_unsupported'
-  /** Answers given to `resume` do not match the suspension's Requests. */
-  | 'answer_mismatch'
-  /** An answer given to `resume` fails the form schema; nothing was sent. */
-  | 'invalid_answer'
   /** The host's waitFor (or a host handler) threw instead of answering. */
   | 'wait_failed'
   /** The peer answered with a JSON-RPC error; `rpc` keeps its code, message and data. */
@@ -42,34 +50,42 @@ export interface BridgeErrorOptions {
   cause?: unknown;
   rpc?: WireError;
   lastResult?: unknown;
+  /** For `invalid_answer`: one message per offending form field. */
+  errors?: FieldErrors;
   details?: Record<string, unknown>;
 }
 
-/** The one error class of @waitfor/mcp-bridge: local failures and wrapped wire errors alike. */
-export class BridgeError extends Error {
+/**
+ * The one error class of @waitfor/mcp-bridge, local failures and wrapped wire errors alike: a
+ * WaitforError (`isWaitforError` is true for it) with its own marker (`isBridgeError`).
+ */
+export class BridgeError extends WaitforError<BridgeErrorCode> {
   // `declare`: assigned in the constructor, so no field initialisers are emitted.
-  declare readonly code: BridgeErrorCode;
   /** Set only when the peer sent a JSON-RPC error (`code: 'server_error'`). */
   declare readonly rpc: WireError | undefined;
   /** For `rounds_exceeded`: the last `input_required` result received. */
   declare readonly lastResult: unknown;
-  /** Extra facts (e.g. per-field errors of `invalid_answer`, missing ids of `answer_mismatch`). */
+  /** Extra facts (e.g. the request id of `invalid_answer`, missing ids of `answer_mismatch`). */
   declare readonly details: Record<string, unknown> | undefined;
   constructor(
     code: BridgeErrorCode,
     message: string,
-    { cause, rpc, lastResult, details }: BridgeErrorOptions = {},
+    { cause, rpc, lastResult, errors, details }: BridgeErrorOptions = {},
   ) {
-    super(message, cause === undefined ? undefined : { cause });
-    Object.assign(this, { name: 'BridgeError', code, rpc, lastResult, details });
+    super(code, message, { cause, errors });
+    Object.assign(this, { name: 'BridgeError', rpc, lastResult, details });
   }
 
   /** True for a BridgeError from any installed copy of this package. */
-  static isInstance: (value: unknown) => value is BridgeError = brandClass(
+  static override isInstance: (value: unknown) => value is BridgeError = brandClass(
     this,
     'waitfor.mcp-bridge.error',
   );
 }
+
+/** True for a BridgeError from any installed copy of @waitfor/mcp-bridge. */
+export const isBridgeError = (value: unknown): value is BridgeError =>
+  BridgeError.isInstance(value);
 
 /** The 'aborted' BridgeError every aborted call or question ends with. */
 export const abortedError = (cause?: unknown): BridgeError =>

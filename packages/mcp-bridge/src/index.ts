@@ -28,7 +28,7 @@ export type { Suspension } from './eras/modern/suspension';
 export type { InputRequest } from './eras/modern/round';
 export { defaultBridgeLimits } from './limits';
 export type { BridgeLimits } from './limits';
-export { BridgeError } from './bridgeError';
+export { BridgeError, isBridgeError } from './bridgeError';
 export type { BridgeErrorCode, BridgeErrorOptions, WireError } from './bridgeError';
 export type {
   BridgeEvents,

@@ -57,5 +57,5 @@ export type { AnswerFailure } from './answerFailure.js';
 export { RequestBoundary } from './RequestBoundary.js';
 export type { RequestBoundaryProps } from './RequestBoundary.js';
 export type { RequestListItemProps, RequestListProps } from './RequestList.js';
-export { WaitforReactError } from './waitforReactError.js';
+export { isWaitforReactError, WaitforReactError } from './waitforReactError.js';
 export type { WaitforReactErrorCode } from './waitforReactError.js';

@@ -13,5 +13,5 @@ export {
 } from './controller';
 export type { ControllerLike, SignalLike } from './controller';
 export { isRecord } from './isRecord';
-export { createListeners, type Listeners } from './listeners';
+export { createListeners, reportUncaught, type Listeners } from './listeners';
 export { MAX_TIMER_DELAY, schedule, scheduleUnref } from './schedule';

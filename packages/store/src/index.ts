@@ -2,7 +2,7 @@ export { createStore, maxScopeLength } from './store';
 export type { Store, StoreOptions } from './store';
 export type { StoreInbox, StoreInboxOptions } from './storeInbox';
 export { maxAnswerBytes, maxIdLength, maxRequestBytes } from './storeInbox';
-export { StoreError } from './storeError';
+export { isStoreError, StoreError } from './storeError';
 export type { StoreErrorCode, StoreErrorOptions } from './storeError';
 export type { Driver, Queryable, Row } from './drivers/driver';
 export { pgliteDriver } from './drivers/pglite';

@@ -1,13 +1,21 @@
+import type { FieldErrors, WaitforErrorCode } from '@waitfor/core';
+import { WaitforError } from '@waitfor/core';
+import { brandClass } from '@waitfor/runtime';
+
 /** What went wrong, as a stable string a caller can switch on. */
 export type StoreErrorCode =
+  /**
+   * Shared with every waitfor package, one meaning (see WaitforErrorCode): `invalid_options` (a
+   * scope that is empty or too long, a driver without a pool, a negative interval),
+   * `invalid_answer` (an Answer that does not fit its question's form schema or is too large;
+   * nothing was changed, `errors` says why field by field), `listener_failed` (an inbox listener
+   * threw; reported to the store's `onError`).
+   */
+  | Extract<WaitforErrorCode, 'invalid_options' | 'invalid_answer' | 'listener_failed'>
   /** The database cannot be reached (refused, dropped, shut down); `cause` keeps the driver's error. */
   | 'unavailable'
   /** The store (or the inbox) was closed by its host. */
   | 'closed'
-  /** A bad option: a scope that is empty or too long, a driver without a pool, a negative interval. */
-  | 'invalid_options'
-  /** An Answer that does not fit its question's form schema; nothing was changed. `errors` says why. */
-  | 'invalid_answer'
   /** The database holds a newer schema than this copy of @waitfor/store knows, or a migration failed. */
   | 'migration_failed'
   /** The database refused a statement for another reason; `cause` keeps the driver's error. */
@@ -19,38 +27,34 @@ export type StoreErrorCode =
 export interface StoreErrorOptions {
   cause?: unknown;
   /** For `invalid_answer`: one message per offending form field. */
-  errors?: Record<string, string>;
+  errors?: FieldErrors;
   /** For `call_failed`: the stored error of the call (`code`, `message`). */
   details?: Record<string, unknown>;
 }
 
-const brand = Symbol.for('waitfor.store.error');
-
-/** The one error class of @waitfor/store. Recognised across installed copies by `isInstance`. */
-export class StoreError extends Error {
-  /** Stable machine-readable code. */
-  declare readonly code: StoreErrorCode;
-  /** For `invalid_answer`: one message per offending form field. */
-  declare readonly errors: Record<string, string> | undefined;
+/**
+ * The one error class of @waitfor/store: a WaitforError (`isWaitforError` is true for it) with
+ * its own marker (`isStoreError`), recognised across installed copies.
+ */
+export class StoreError extends WaitforError<StoreErrorCode> {
   /** For `call_failed`: the stored error of the call (`code`, `message`). */
   declare readonly details: Record<string, unknown> | undefined;
 
   constructor(code: StoreErrorCode, message: string, options: StoreErrorOptions = {}) {
-    super(message, options.cause === undefined ? {} : { cause: options.cause });
+    super(code, message, { cause: options.cause, errors: options.errors });
     this.name = 'StoreError';
-    this.code = code;
-    this.errors = options.errors;
     this.details = options.details;
   }
 
   /** True when `value` is a StoreError from any copy of @waitfor/store (a Symbol.for brand, not instanceof). */
-  static isInstance(value: unknown): value is StoreError {
-    return (value as Record<symbol, unknown> | null | undefined)?.[brand] === true;
-  }
+  static override isInstance: (value: unknown) => value is StoreError = brandClass(
+    this,
+    'waitfor.store.error',
+  );
 }
 
-// On the prototype: no per-instance cost, and never an own key that equality checks would see.
-(StoreError.prototype as unknown as Record<symbol, unknown>)[brand] = true;
+/** True for a StoreError from any installed copy of @waitfor/store. */
+export const isStoreError = (value: unknown): value is StoreError => StoreError.isInstance(value);
 
 // SQLSTATE classes that mean "the server is not there for us": connection exceptions (08),
 // operator intervention such as a shutdown (57), insufficient resources (53).

@@ -258,6 +258,25 @@ describe('createFormSession', () => {
     expect([...session.getSnapshot().touched]).toEqual(['code', 'note']);
   });
 
+  it('a throwing listener stops neither the next listener nor the change, and is reported', () => {
+    const reported: WaitforError[] = [];
+    const session = createFormSession(formRequest({ schema }), {
+      onError: (error) => reported.push(error),
+    });
+    const failure = new Error('a broken field');
+    const seen: unknown[] = [];
+    session.subscribe(() => {
+      throw failure;
+    });
+    session.subscribe(() => seen.push(session.getSnapshot().values['code']));
+    session.setValue('code', 'abc');
+    expect(seen).toEqual(['abc']);
+    expect(session.getSnapshot().values['code']).toBe('abc');
+    expect(reported.map((error) => [error.code, error.cause])).toEqual([
+      ['listener_failed', failure],
+    ]);
+  });
+
   it('a listener that unsubscribes while it runs does not stop the others', () => {
     const session = createFormSession(formRequest({ schema }));
     const calls: string[] = [];

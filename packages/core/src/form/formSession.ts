@@ -1,8 +1,10 @@
+import { createListeners } from '@waitfor/runtime';
 import { accept } from '../answers';
 import { isRecord } from '../check';
 import type { Answer, Request } from '../types';
-import { WaitforError } from '../waitforError';
-import { resolveLimits } from './formLimits';
+import { listenerReport, WaitforError } from '../waitforError';
+import type { FieldErrors } from '../waitforError';
+import { resolveFormLimits } from './formLimits';
 import type { FormSchemaOptions } from './formLimits';
 import type { FormField, FormSchema, FormValidation } from './formTypes';
 import { formFields, parseFormSchema } from './parseFormSchema';
@@ -16,7 +18,7 @@ export interface FormSnapshot {
    */
   readonly values: Readonly<Record<string, unknown>>;
   /** Per-field messages from the last submit, at first a re-ask's `data.errors` (no prototype). */
-  readonly errors: Readonly<Record<string, string>>;
+  readonly errors: FieldErrors;
   /** The fields the person changed since the form was shown. */
   readonly touched: ReadonlySet<string>;
 }
@@ -33,7 +35,10 @@ export interface FormSession {
   readonly attempt: number | undefined;
   /** The current snapshot; the same object until something changes. */
   getSnapshot(): FormSnapshot;
-  /** Calls `listener` after every change; returns the function that stops. */
+  /**
+   * Calls `listener` after every change; returns the function that stops. A listener that throws
+   * stops neither the others nor the change: its error is reported (`onError`).
+   */
   subscribe(listener: () => void): () => void;
   /** Changes one field's value and clears its stale message (no validation); other names are ignored. */
   setValue(name: string, value: unknown): void;
@@ -48,6 +53,15 @@ export interface FormSession {
    * otherwise keeps the values, shows the messages and returns undefined.
    */
   submit(): Answer | undefined;
+}
+
+/** Options of createFormSession: the schema's limits, and where a throwing listener is reported. */
+export interface FormSessionOptions extends FormSchemaOptions {
+  /**
+   * Receives a WaitforError `listener_failed` (what the listener threw as `cause`) for each
+   * subscribed listener that throws; by default the platform's `reportError`, or `console.error`.
+   */
+  onError?: (error: WaitforError) => void;
 }
 
 type Parsed = { schema: FormSchema; fields: readonly FormField[] } | { error: Error };
@@ -123,13 +137,13 @@ function seed(request: Request, parsed: Parsed): FormSnapshot {
  * limits), values seeded with a re-ask's `data.values` over the defaults, `data.errors` shown at
  * once, validation on submit only, the person's values kept on error.
  */
-export function createFormSession(request: Request, options?: FormSchemaOptions): FormSession {
+export function createFormSession(request: Request, options?: FormSessionOptions): FormSession {
   // The host's own options are checked first: a bad limit throws, it is not the server's schemaError.
-  resolveLimits(options);
+  resolveFormLimits(options);
   const parsed = parse(request.data?.schema, options);
   const fields = 'error' in parsed ? [] : parsed.fields;
   const names = new Set(fields.map((field) => field.name));
-  const listeners = new Set<() => void>();
+  const listeners = createListeners(listenerReport(options?.onError));
   let snapshot = seed(request, parsed);
   const attempt = request.data?.attempt;
 
@@ -148,8 +162,7 @@ export function createFormSession(request: Request, options?: FormSchemaOptions)
 
   const change = (next: FormSnapshot) => {
     snapshot = next;
-    // A copy: a listener may stop listening while it runs.
-    for (const listener of [...listeners]) listener();
+    listeners.emit();
   };
 
   return {
@@ -161,14 +174,8 @@ export function createFormSession(request: Request, options?: FormSchemaOptions)
         ? attempt
         : undefined,
     getSnapshot: () => snapshot,
-    subscribe(listener) {
-      // A wrapper per call: the same function subscribed twice is two subscriptions, as in React.
-      const entry = () => listener();
-      listeners.add(entry);
-      return () => {
-        listeners.delete(entry);
-      };
-    },
+    // Each call its own subscription: the same function subscribed twice is two, as in React.
+    subscribe: listeners.add,
     setValue(name, value) {
       if (!names.has(name)) return;
       const values = ownRecord(Object.entries(snapshot.values));
