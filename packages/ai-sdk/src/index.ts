@@ -4,3 +4,5 @@ export { AiSdkError, isAiSdkError } from './aiSdkError';
 export type { AiSdkErrorCode, AiSdkErrorOptions } from './aiSdkError';
 export { toModelOutput } from './convert';
 export type { ModelOutput } from './convert';
+export { approvalRequest, approvalResponse, askApprovals } from './approvals';
+export type { ApprovalRequestPart, ApproveOption, AskApprovalsOptions } from './approvals';

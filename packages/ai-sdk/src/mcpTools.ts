@@ -2,6 +2,7 @@ import { isRecord } from '@waitfor/runtime';
 import type { CallOptions, ListOptions, ToolParams } from '@waitfor/mcp-bridge';
 import { dynamicTool, jsonSchema, type Tool } from 'ai';
 import { AiSdkError } from './aiSdkError';
+import { needsApprovalOf, type ApproveOption } from './approvals';
 import { inputSchemaOf, toModelOutput, toolError } from './convert';
 
 /**
@@ -26,6 +27,12 @@ export interface McpToolsOptions {
   include?: readonly string[];
   /** Refuse a server listing more tools than this (default 1000): `invalid_tools`. */
   maxTools?: number;
+  /**
+   * Which tools wait for a person's approval before they run (the AI SDK's `needsApproval`):
+   * `true` every tool, tool names, or a function of the call. The step then ends with
+   * `tool-approval-request` parts; `askApprovals` asks them through `waitFor`.
+   */
+  approve?: ApproveOption;
   /** Ends the listing (tools/list), not the calls. */
   signal?: ListOptions['signal'];
 }
@@ -61,6 +68,7 @@ function toAiTool(
   const name = definition.name as string;
   const annotations = isRecord(definition.annotations) ? definition.annotations : {};
   const title = definition.title ?? annotations.title;
+  const needsApproval = needsApprovalOf(name, options.approve);
   return dynamicTool({
     ...(typeof definition.description === 'string' ? { description: definition.description } : {}),
     ...(typeof title === 'string' ? { title } : {}),
@@ -75,6 +83,7 @@ function toAiTool(
       return result;
     },
     toModelOutput,
+    ...(needsApproval === undefined ? {} : { needsApproval }),
   }) as McpTool;
 }
 
@@ -91,6 +100,8 @@ export async function mcpTools(
   const maxTools = options.maxTools ?? DEFAULT_MAX_TOOLS;
   if (!Number.isInteger(maxTools) || maxTools < 1)
     throw new AiSdkError('invalid_options', 'maxTools must be an integer ≥ 1');
+  // A bad approve is refused before anything is listed.
+  needsApprovalOf('', options.approve);
   const include = options.include === undefined ? undefined : new Set(options.include);
   const tools: Record<string, McpTool> = Object.create(null) as Record<string, McpTool>;
   for (const definition of await listAll(source, maxTools, options.signal)) {

@@ -6,7 +6,7 @@ import {
   fits,
   measureSchema,
   pastLimit,
-  resolveLimits,
+  resolveFormLimits,
   type FormLimits,
   type FormSchemaOptions,
   type SchemaMeasure,
@@ -244,60 +244,6 @@ function frozenCopy(value: unknown): unknown {
 }
 
 /**
- * True when `value` is, as far as checking and copying go, the same as the checked `copy`: the same
- * own property names in the same order (so no hidden ones: checking reads those too), the same
- * prototypes (so nothing inherited), the same primitives (Object.is) and holes.
- */
-function sameAsCopy(value: unknown, copy: unknown): boolean {
-  if (Object.is(value, copy)) return true;
-  if (typeof value !== 'object' || value === null || typeof copy !== 'object' || copy === null)
-    return false;
-  if (Object.getPrototypeOf(value) !== Object.getPrototypeOf(copy)) return false;
-  if (Array.isArray(copy)) {
-    if (!Array.isArray(value) || value.length !== copy.length) return false;
-    for (let index = 0; index < copy.length; index++) {
-      if (index in copy !== index in value || !sameAsCopy(value[index], copy[index])) return false;
-    }
-    return true;
-  }
-  // A copy is a plain object unless its original was some other object, which it then is.
-  if (!isRecord(copy) || !isRecord(value)) return false;
-  const keys = Object.keys(copy);
-  const valueKeys = Object.getOwnPropertyNames(value);
-  if (keys.length !== valueKeys.length) return false;
-  for (let index = 0; index < keys.length; index++) {
-    const key = keys[index]!;
-    if (valueKeys[index] !== key || !sameAsCopy(value[key], copy[key])) return false;
-  }
-  return true;
-}
-
-// The schemas checked last, newest first. A server asks the same question again and again, each
-// time as a new object; comparing it with a checked copy is several times cheaper than checking
-// and copying it again, and a match yields that copy (deeply frozen, so safe to share).
-const recent: FormSchema[] = [];
-const RECENT_LIMIT = 8;
-
-/** The recent copy `value` is the same as; comparing too deep a value counts as no match. */
-function recentCopyOf(value: unknown): FormSchema | undefined {
-  try {
-    return recent.find((schema) => sameAsCopy(value, schema));
-  } catch {
-    return undefined;
-  }
-}
-
-/** Remember a checked copy, unless its original holds what the copy lost (inherited or hidden keys). */
-function remember(value: unknown, schema: FormSchema): void {
-  try {
-    if (!sameAsCopy(value, schema)) return;
-  } catch {
-    return;
-  }
-  if (recent.unshift(schema) > RECENT_LIMIT) recent.pop();
-}
-
-/**
  * Checks an untrusted restricted form schema (MCP `requestedSchema`) and returns a deeply frozen copy,
  * or throws WaitforError `invalid_schema` whose `path` names the offending keyword. Every enum shape
  * is accepted; nesting, arrays of objects, unknown `required` names and defaults that do not fit are
@@ -305,11 +251,11 @@ function remember(value: unknown, schema: FormSchema): void {
  * number >= 0 throws `invalid_options`). Unknown keywords (e.g. `pattern`) are kept, not honoured.
  */
 export function parseFormSchema(value: unknown, options?: FormSchemaOptions): FormSchema {
-  const limits = resolveLimits(options);
+  const limits = resolveFormLimits(options);
   if (!isRecord(value)) return invalid('', 'expected a schema object');
-  // A schema checked before is only taken as it is when it also fits this call's limits.
-  const checked = checkedFields.has(value) ? (value as FormSchema) : recentCopyOf(value);
-  if (checked !== undefined && fits(measures.get(checked)!, limits)) return checked;
+  // A schema checked before (a copy this function made) is only taken as it is when it also fits
+  // this call's limits; any other object is checked in full, every time.
+  if (checkedFields.has(value) && fits(measures.get(value)!, limits)) return value as FormSchema;
   const { size, longest } = measureSchema(value, limits);
   if (own(value, 'type') !== 'object')
     invalid('type', 'expected "object" (the root of a form is an object)');
@@ -357,7 +303,6 @@ export function parseFormSchema(value: unknown, options?: FormSchemaOptions): Fo
   }
   checkedFields.set(schema, Object.freeze(fields));
   measures.set(schema, { size, longest, fields: fields.length, choices });
-  remember(value, schema);
   return schema;
 }
 
