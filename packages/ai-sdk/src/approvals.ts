@@ -1,5 +1,5 @@
 import { boundWaitFor, createRequestId } from '@waitfor/core';
-import type { Answer, Request, WaitFor } from '@waitfor/core';
+import type { AbortSignalLike, Answer, Request, WaitFor } from '@waitfor/core';
 import { askAll } from '@waitfor/core/tools';
 import { isRecord } from '@waitfor/runtime';
 import type { ToolApprovalResponse, ToolModelMessage } from 'ai';
@@ -24,7 +24,7 @@ export interface AskApprovalsOptions {
   /** Who asks for a tool that names no server (a tool of the host's own). Default "AI agent". */
   server?: string;
   /** Ends every open approval; `askApprovals` then rejects with its reason. */
-  signal?: AbortSignal;
+  signal?: AbortSignalLike;
   /** Longest time, in ms, an approval waits; it then ends as expired (denied). */
   timeoutMs?: number;
 }
