@@ -69,7 +69,7 @@ export const layering = [
     [
       { ...mcpSdks, message: 'react answers Requests; it does not speak MCP.' },
       {
-        ...waitfor('mcp-bridge', 'legacy-spec', 'store', 'http', 'ai-sdk'),
+        ...waitfor('mcp-bridge', 'legacy-spec', 'store', 'http', 'ai-sdk', 'langgraph'),
         message: 'react imports only @waitfor/core (docs/architecture.md layering).',
       },
     ],
@@ -94,6 +94,10 @@ export const layering = [
         ...waitfor('ai-sdk'),
         message: 'mcp-bridge never imports ai-sdk; the adapter builds on the bridge.',
       },
+      {
+        ...waitfor('langgraph'),
+        message: 'mcp-bridge never imports langgraph; the adapter builds on the bridge.',
+      },
       { ...react, message: 'mcp-bridge knows nothing of React.' },
     ],
   ),
@@ -103,6 +107,7 @@ export const layering = [
       { ...waitfor('react'), message: 'legacy-spec never imports react.' },
       { ...waitfor('store'), message: 'legacy-spec never imports the store.' },
       { ...waitfor('ai-sdk'), message: 'legacy-spec never imports ai-sdk.' },
+      { ...waitfor('langgraph'), message: 'legacy-spec never imports langgraph.' },
       { ...react, message: 'legacy-spec knows nothing of React.' },
     ],
   ),
@@ -110,7 +115,7 @@ export const layering = [
     ['packages/otel/src/**'],
     [
       {
-        ...waitfor('legacy-spec', 'react', 'store', 'ai-sdk'),
+        ...waitfor('legacy-spec', 'react', 'store', 'ai-sdk', 'langgraph'),
         message: 'otel imports only @waitfor/core, @waitfor/mcp-bridge and @opentelemetry/api.',
       },
       {
@@ -126,7 +131,7 @@ export const layering = [
     ['packages/http/src/**'],
     [
       {
-        ...waitfor('mcp-bridge', 'legacy-spec', 'react', 'otel', 'store', 'ai-sdk'),
+        ...waitfor('mcp-bridge', 'legacy-spec', 'react', 'otel', 'store', 'ai-sdk', 'langgraph'),
         message: 'http imports only @waitfor/core: it serves any Inbox, the store one included.',
       },
       { ...react, message: 'http knows nothing of React.' },
@@ -137,7 +142,7 @@ export const layering = [
     ['packages/store/src/**'],
     [
       {
-        ...waitfor('legacy-spec', 'react', 'otel', 'ai-sdk'),
+        ...waitfor('legacy-spec', 'react', 'otel', 'ai-sdk', 'langgraph'),
         message: 'the store imports @waitfor/core, and @waitfor/mcp-bridge for durable calls only.',
       },
       {
@@ -164,6 +169,23 @@ export const layering = [
       },
       { ...react, message: 'ai-sdk knows nothing of React.' },
       { ...mcpSdks, message: 'ai-sdk reaches MCP servers through the bridge, never an SDK.' },
+    ],
+  ),
+  layer(
+    ['packages/langgraph/src/**'],
+    [
+      {
+        ...waitfor('legacy-spec', 'react', 'otel', 'store', 'http', 'ai-sdk'),
+        message:
+          'langgraph imports only @waitfor/core and @waitfor/mcp-bridge (docs/architecture.md).',
+      },
+      {
+        names: ['@waitfor/mcp-bridge/*'],
+        pattern: '^@waitfor/mcp-bridge/',
+        message: "langgraph uses the bridge's public main entry only.",
+      },
+      { ...react, message: 'langgraph knows nothing of React.' },
+      { ...mcpSdks, message: 'langgraph reaches MCP servers through the bridge, never an SDK.' },
     ],
   ),
 ];

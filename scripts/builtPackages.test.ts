@@ -39,6 +39,7 @@ const publicPackageNames = [
   '@waitfor/store',
   '@waitfor/http',
   '@waitfor/ai-sdk',
+  '@waitfor/langgraph',
 ];
 
 type WorkspacePackage = { name: string; directory: string; manifest: Manifest };

@@ -46,6 +46,11 @@ const classes: Array<[string, string, () => Promise<ErrorClass>]> = [
     'waitfor.ai-sdk.error',
     async () => (await import('../packages/ai-sdk/src/aiSdkError')).AiSdkError,
   ],
+  [
+    'LangGraphError',
+    'waitfor.langgraph.error',
+    async () => (await import('../packages/langgraph/src/langGraphError')).LangGraphError,
+  ],
 ];
 
 describe.each(classes)('%s', (_name, key, load) => {

@@ -82,6 +82,13 @@ const forbidden: Array<[string, string]> = [
   ['packages/ai-sdk/src/layer.ts', "export const load = () => import('@waitfor/otel');"],
   ['packages/ai-sdk/src/layer.ts', "import { useState } from 'react';"],
   ['packages/core/src/layer.ts', "import { mcpTools } from '@waitfor/ai-sdk';"],
+  // langgraph sits beside ai-sdk: core and the bridge's public main entry only, never each other.
+  ['packages/langgraph/src/layer.ts', "import { mcpTools } from '@waitfor/ai-sdk';"],
+  ['packages/langgraph/src/layer.ts', "import { connect } from '@waitfor/mcp-bridge/node';"],
+  ['packages/langgraph/src/layer.ts', "import { Client } from '@modelcontextprotocol/client';"],
+  ['packages/langgraph/src/layer.ts', "export const load = () => import('@waitfor/store');"],
+  ['packages/ai-sdk/src/layer.ts', "import { mcpToolNode } from '@waitfor/langgraph';"],
+  ['packages/mcp-bridge/src/layer.ts', "import { mcpToolNode } from '@waitfor/langgraph';"],
 ];
 
 const allowed: Array<[string, string]> = [
@@ -119,6 +126,8 @@ const allowed: Array<[string, string]> = [
   ['packages/store/src/layer.ts', "export const load = () => import('pg');"],
   ['packages/ai-sdk/src/layer.ts', "import { connect } from '@waitfor/mcp-bridge';"],
   ['packages/ai-sdk/src/layer.ts', "import { dynamicTool } from 'ai';"],
+  ['packages/langgraph/src/layer.ts', "import { connect } from '@waitfor/mcp-bridge';"],
+  ['packages/langgraph/src/layer.ts', "import { interrupt, task } from '@langchain/langgraph';"],
 ];
 
 describe('layering lint rule', () => {

@@ -1,4 +1,4 @@
-import type { Answer, Request } from '@waitfor/core';
+import { isWaitforError, type Answer, type Request, type WaitFor } from '@waitfor/core';
 import { Command, MemorySaver } from '@langchain/langgraph';
 import { connect, type CallOptions, type Connection, type ToolParams } from '@waitfor/mcp-bridge';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -21,7 +21,7 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((connection) => connection.close()));
 });
 
-async function connectTo(era: 'legacy' | 'modern', waitFor = neverAsked) {
+async function connectTo(era: 'legacy' | 'modern', waitFor: WaitFor = neverAsked) {
   const connection = await connect({ url: server.url }, { waitFor, era });
   open.push(connection);
   return connection;
@@ -152,9 +152,38 @@ describe('modern era: a question interrupts the run, Command({ resume }) answers
       .invoke(new Command({ resume: [accept(value.requests[0]!)] }), config)
       .catch((caught: unknown) => caught);
     expect(LangGraphError.isInstance(error)).toBe(true);
+    expect(isWaitforError(error)).toBe(true);
     expect((error as LangGraphError).code).toBe('invalid_resume');
     expect(toolCalls(server.received, 'fan_out')).toEqual(before);
   });
+});
+
+describe("sampling and roots go to the bridge's handlers, in both eras", () => {
+  it.each(['modern', 'legacy'] as const)(
+    '%s era: no interrupt, the handlers answer',
+    async (era) => {
+      const connection = await connect(
+        { url: server.url },
+        {
+          era,
+          waitFor: neverAsked,
+          roots: async () => ({ roots: [{ uri: 'file:///work', name: 'work' }] }),
+          sampling: async () => ({
+            model: 'host-model',
+            role: 'assistant',
+            content: { type: 'text', text: 'hi' },
+          }),
+        },
+      );
+      open.push(connection);
+      const { graph } = toolGraph(connection, new MemorySaver());
+      const roots = await graph.invoke({ tool: 'ask_roots' }, threadConfig());
+      expect(waitforInterrupts(roots)).toEqual([]);
+      expect(roots.text).toBe('file:///work');
+      const sampling = await graph.invoke({ tool: 'ask_sampling' }, threadConfig());
+      expect(sampling.text).toBe('model=host-model');
+    },
+  );
 });
 
 describe('legacy era: a pushed question is answered inline through waitFor', () => {

@@ -9,5 +9,7 @@ export type {
   InterruptSource,
   WaitforInterrupt,
 } from './callToolWithInterrupt';
-export { LangGraphError } from './langGraphError';
+export { isLangGraphError, LangGraphError } from './langGraphError';
 export type { LangGraphErrorCode, LangGraphErrorOptions } from './langGraphError';
+export { mcpToolNode } from './mcpToolNode';
+export type { McpToolNodeOptions } from './mcpToolNode';

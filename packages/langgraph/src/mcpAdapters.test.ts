@@ -72,19 +72,19 @@ describe('@langchain/mcp-adapters with a server that asks', () => {
       "Cannot request input 'profile' (elicitation/create): the client on this 2025-era connection did not declare the required capability",
     );
     // No interrupt: nobody is asked.
-    expect(result.__interrupt__).toBeUndefined();
+    expect((result as Record<string, unknown>).__interrupt__).toBeUndefined();
   });
 
   it('a URL question: fails the same way; nobody is asked', async () => {
     const { result, outcome } = await run('ask_url');
     expect(outcome).toContain("Cannot request input 'login' (elicitation/create)");
-    expect(result.__interrupt__).toBeUndefined();
+    expect((result as Record<string, unknown>).__interrupt__).toBeUndefined();
   });
 
   it('a round of three questions: fails at the first; nobody is asked', async () => {
     const { result, outcome } = await run('fan_out', { count: 3 });
     expect(outcome).toContain("Cannot request input 'q1' (elicitation/create)");
-    expect(result.__interrupt__).toBeUndefined();
+    expect((result as Record<string, unknown>).__interrupt__).toBeUndefined();
   });
 
   it('sampling and roots: refused (it cannot declare them)', async () => {
