@@ -60,7 +60,7 @@ export async function answerRoute(
   }
   let won: boolean;
   try {
-    won = feed.inbox.submit ? await feed.inbox.submit(answer) : feed.inbox.answer(answer);
+    won = await feed.inbox.submit(answer);
   } catch (error) {
     const errors = (error as { errors?: unknown } | null)?.errors;
     if ((error as { code?: unknown } | null)?.code === 'invalid_answer')

@@ -7,10 +7,8 @@ import { withReadDeadline } from './readBody';
 import { corsFor, json, refuse } from './responses';
 import { eventsPath, requestsPath } from './wire';
 
-/** An inbox the handler answers through; a `submit` (as @waitfor/store's) gives the final word. */
-export type AnswerableInbox = Inbox & {
-  submit?(answer: Parameters<Inbox['answer']>[0]): Promise<boolean>;
-};
+/** An inbox the handler answers through: any Inbox, whose `submit` gives the final word. */
+export type AnswerableInbox = Inbox;
 
 /** Options of createInboxHandler. */
 export interface InboxHandlerOptions {

@@ -43,6 +43,36 @@ describe.each(inboxKinds)('the remote inbox (Node fetch), with the $name', (kind
     expect(first.getAnswerError('q1')).toBeUndefined();
   });
 
+  it('a throwing listener stops neither the next listener nor the inbox, and is reported to onError', async () => {
+    host = await startHost(kind);
+    const reported: HttpInboxError[] = [];
+    const inbox = createRemoteInbox({
+      url: host.url,
+      headers: as('alice'),
+      retryMs: 20,
+      onError: (error) => reported.push(error),
+    });
+    remotes.push(inbox);
+    const failure = new Error('a broken view');
+    inbox.subscribe(() => {
+      throw failure;
+    });
+    inbox.subscribeConnection(() => {
+      throw failure;
+    });
+    const seen: string[][] = [];
+    inbox.subscribe(() => seen.push(ids(inbox)));
+    const answer = asked(ageQuestion('q-listener'));
+    await vi.waitFor(() => expect(ids(inbox)).toEqual(['q-listener']));
+    expect(seen).toContainEqual(['q-listener']);
+    expect(await inbox.submit(accept(ageQuestion('q-listener'), { age: 3 }))).toBe(true);
+    expect(await answer).toMatchObject({ id: 'q-listener', ok: true, data: { age: 3 } });
+    // Both kinds of listener were reported, each as listener_failed with what it threw.
+    expect(reported.length).toBeGreaterThan(1);
+    for (const error of reported)
+      expect([error.code, error.cause]).toEqual(['listener_failed', failure]);
+  });
+
   it('drops a question on 409 (answered elsewhere first): it has ended; the error says so', async () => {
     host = await startHost(kind);
     const slow = remote();

@@ -1,53 +1,25 @@
 import { parseAnswer, parseRequest } from '@waitfor/core';
-import type { Answer, Inbox, Request as WaitforRequest, WaitFor } from '@waitfor/core';
-import { createListeners, schedule } from '@waitfor/runtime';
+import type { Answer, Request as WaitforRequest, Inbox, WaitFor } from '@waitfor/core';
+import { createListeners, reportUncaught, type Listeners } from '@waitfor/runtime';
+import type { ConnectionState, EventStream, EventStreamOptions } from './eventStream';
+import { followEventStream } from './eventStream';
 import { HttpInboxError } from './httpError';
-import type { HttpInboxErrorCode } from './httpError';
-import { readEvents } from './readEvents';
+import { asError, errorOf } from './responseError';
 import { answerPath, changeEvent, eventsPath, snapshotEvent } from './wire';
 
-/** The state of the remote inbox's event stream (the same words as @waitfor/react's ConnectionStatus). */
-export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'closed';
-
-/** Options of followEventStream: where the stream is and how it reconnects. */
-export interface EventStreamOptions {
-  /** The stream's URL, e.g. `/api/events`. */
-  url: string;
-  /** The fetch to use (default globalThis.fetch). */
-  fetch?: typeof fetch;
-  /** Headers for every request, e.g. an Authorization header; a function is called per request. */
-  headers?: Record<string, string> | (() => Record<string, string>);
-  /** Whether cookies are sent (default `same-origin`; `include` for a handler on another origin). */
-  credentials?: RequestCredentials;
-  /** The first reconnect delay in ms (default 500); it doubles per failure up to `maxRetryMs`. */
-  retryMs?: number;
-  /** The longest reconnect delay in ms (default 30 s). */
-  maxRetryMs?: number;
-  /**
-   * A stream silent this long (no event, no heartbeat) is taken for dead and reconnected (default
-   * 45 s: three of the handler's default heartbeats). Keep it above twice the handler's heartbeatMs.
-   */
-  idleMs?: number;
-  /** The largest event read, in characters (default 32 Mi); a larger one ends the stream. */
-  maxEventChars?: number;
-}
+export { followEventStream } from './eventStream';
+export type { ConnectionState, EventStream, EventStreamOptions } from './eventStream';
 
 /** Options of createRemoteInbox. */
 export interface RemoteInboxOptions extends Omit<EventStreamOptions, 'url'> {
   /** The handler's base URL, e.g. `https://app.example/api/inbox` or `/api/inbox`. */
   url: string;
-}
-
-/** A followed Server-Sent Events stream: its state, and how to stop it. */
-export interface EventStream {
-  /** The stream's state; it reconnects by itself after an error or a closed connection. */
-  getConnectionState(): ConnectionState;
-  /** Calls `listener` after every change of the connection state; returns the unsubscribe function. */
-  subscribeConnection(listener: () => void): () => void;
-  /** Why the stream last failed (e.g. `unauthorized`), until it connects again. */
-  getConnectionError(): HttpInboxError | undefined;
-  /** Stops the stream for good (state `closed`). */
-  close(): void;
+  /**
+   * Receives an HttpInboxError `listener_failed` (what the listener threw as `cause`) for each
+   * listener (of the questions or of the connection) that throws; by default the platform's
+   * `reportError`, or `console.error`. The other listeners and the change go on either way.
+   */
+  onError?: (error: HttpInboxError) => void;
 }
 
 /** A server's inbox seen from a browser: core's `Inbox`, plus the stream's state and answer errors. */
@@ -64,7 +36,11 @@ export interface RemoteInbox extends Inbox {
    * a question that is not listed or already being sent; throws `invalid_answer` for a malformed one.
    */
   answer(answer: Answer): boolean;
-  /** As `answer`, resolving with the final word: true when confirmed, false when not sent or refused. */
+  /**
+   * Core's `Inbox.submit` contract over HTTP: as `answer`, resolving with the final word — true when
+   * the server confirmed this answer won; false when it was not sent (not listed, being sent) or
+   * refused (a 409: answered elsewhere first, or ended; any other refusal is in `getAnswerError`).
+   */
   submit(answer: Answer): Promise<boolean>;
   /**
    * Why the last answer to `id` failed, for the UI to show; cleared by the next answer to it, kept
@@ -83,235 +59,132 @@ export interface RemoteInbox extends Inbox {
 
 const maxAnswerErrors = 256;
 
-const codeOf: Record<number, HttpInboxErrorCode> = {
-  400: 'invalid_answer',
-  401: 'unauthorized',
-  403: 'refused',
-  404: 'not_found',
-  409: 'conflict',
-  413: 'invalid_answer',
-  415: 'invalid_answer',
-  422: 'invalid_form',
-  429: 'refused',
-};
-
-/**
- * Follows a Server-Sent Events stream (fetch, so it can send headers): `onEvent` gets each event's
- * type and parsed JSON data; after an error, a silent stream or the server's end it reconnects with
- * jittered exponential backoff, resuming with `Last-Event-ID`. The remote inbox's stream, and any
- * other a page follows the same way.
- */
-export function followEventStream(
-  options: EventStreamOptions,
-  onEvent: (event: string, data: unknown) => void,
-): EventStream {
-  const retryMs = options.retryMs ?? 500;
-  const maxRetryMs = options.maxRetryMs ?? 30_000;
-  const idleMs = options.idleMs ?? 45_000;
-  const maxEventChars = options.maxEventChars ?? 32 * 1024 * 1024;
-  const connection = createListeners();
-  let state: ConnectionState = 'connecting';
-  let connectionError: HttpInboxError | undefined;
-  let lastEventId: string | undefined;
-  const stop = new AbortController();
-
-  const setState = (next: ConnectionState, error?: HttpInboxError): void => {
-    connectionError = error;
-    if (next === state) return;
-    state = next;
-    connection.emit();
-  };
-
-  /** One connection, until it ends; true when it delivered an event (the backoff starts again). */
-  const attempt = async (): Promise<boolean> => {
-    // One attempt's own signal: closing the stream, or a silent stream, ends it.
-    const attempt = new AbortController();
-    const abort = (): void => attempt.abort();
-    stop.signal.addEventListener('abort', abort);
-    let stopIdle = (): void => {};
-    const alive = (): void => {
-      stopIdle();
-      stopIdle = schedule(idleMs, abort);
-    };
-    let delivered = false;
-    try {
-      alive();
-      const body = await openStream(options, lastEventId, attempt.signal);
-      // A resume is connected at once (its catch-up may be empty); a first connection once its first
-      // event is applied, so whoever reads the state "connected" reads what the stream delivered.
-      if (lastEventId !== undefined) setState('connected');
-      for await (const event of readEvents(body, maxEventChars, alive)) {
-        delivered = true;
-        if (event.id !== undefined) lastEventId = event.id;
-        onEvent(event.event, JSON.parse(event.data));
-        setState('connected');
-      }
-      // The server ended the stream (a restart, closeStreams): reconnect soon, resuming.
-      if (!stop.signal.aborted) setState('reconnecting');
-    } catch (error) {
-      if (!stop.signal.aborted) setState('reconnecting', asError(error));
-    } finally {
-      stopIdle();
-      stop.signal.removeEventListener('abort', abort);
-    }
-    return delivered;
-  };
-
-  const run = async (): Promise<void> => {
-    // Only a stream that delivered something resets the backoff: one that ends at once does not.
-    for (let failures = 1; !stop.signal.aborted;) {
-      failures = (await attempt()) ? 1 : failures + 1;
-      if (stop.signal.aborted) break;
-      // Backoff with jitter, so a restarted server is not hit by every page in the same instant.
-      const delay = Math.min(maxRetryMs, retryMs * 2 ** (failures - 2)) * (0.5 + Math.random() / 2);
-      await pause(delay, stop.signal);
-    }
-    setState('closed');
-  };
-  void run();
-
-  return {
-    getConnectionState: () => state,
-    subscribeConnection: connection.add,
-    getConnectionError: () => connectionError,
-    close() {
-      stop.abort();
-      setState('closed');
-    },
-  };
-}
-
-/** Opens the stream once (resuming after `lastEventId`): its body, or the refusal as an error. */
-async function openStream(
-  options: EventStreamOptions,
-  lastEventId: string | undefined,
-  signal: AbortSignal,
-): Promise<ReadableStream<Uint8Array>> {
-  const fetchOf = options.fetch ?? globalThis.fetch.bind(globalThis);
-  const headers = typeof options.headers === 'function' ? options.headers() : options.headers;
-  const response = await fetchOf(options.url, {
-    headers: {
-      ...headers,
-      accept: 'text/event-stream',
-      ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
-    },
-    credentials: options.credentials ?? 'same-origin',
-    cache: 'no-store',
-    signal,
-  });
-  if (!response.ok || !response.body) throw await errorOf(response);
-  return response.body;
-}
-
-/** Waits `delay` ms, or until `signal` aborts. */
-function pause(delay: number, signal: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const done = (): void => {
-      cancel();
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const cancel = schedule(delay, done);
-    signal.addEventListener('abort', done);
-  });
-}
-
 /**
  * Creates the browser side of createInboxHandler: the open questions follow the server's event
  * stream, so @waitfor/react's hooks and views work on it unchanged.
  */
 export function createRemoteInbox(options: RemoteInboxOptions): RemoteInbox {
-  const base = options.url.replace(/\/+$/, '');
-  const fetchOf = options.fetch ?? globalThis.fetch.bind(globalThis);
-  const headersOf = (): Record<string, string> =>
-    typeof options.headers === 'function' ? options.headers() : { ...options.headers };
-  const credentials = options.credentials ?? 'same-origin';
-  const changes = createListeners();
+  return new RemoteQuestions(options).inbox();
+}
+
+/** The questions the server lists for this page, the answers being sent, and why answers failed. */
+class RemoteQuestions {
+  private readonly base: string;
+  private readonly fetch: typeof fetch;
+  private readonly report: (cause: unknown) => void;
+  private readonly changes: Listeners<void>;
   // What the server says is open, and the ids being sent (hidden from the snapshot meanwhile).
-  let open = new Map<string, WaitforRequest>();
-  const sending = new Set<string>();
-  const answerErrors = new Map<string, HttpInboxError>();
-  let snapshot: readonly WaitforRequest[] | undefined;
+  private open = new Map<string, WaitforRequest>();
+  private readonly sending = new Set<string>();
+  private readonly answerErrors = new Map<string, HttpInboxError>();
+  private snapshot: readonly WaitforRequest[] | undefined;
+  private readonly stream: EventStream;
 
-  const changed = (): void => {
-    snapshot = undefined;
-    changes.emit();
-  };
+  constructor(private readonly options: RemoteInboxOptions) {
+    this.base = options.url.replace(/\/+$/, '');
+    this.fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+    const onError = options.onError ?? reportUncaught;
+    this.report = (cause) =>
+      onError(
+        new HttpInboxError('listener_failed', 'A listener of the remote inbox threw', { cause }),
+      );
+    this.changes = createListeners(this.report);
+    this.stream = followEventStream(
+      { ...options, url: `${this.base}${eventsPath}`, onListenerError: this.report },
+      (event, data) => this.apply(event, data),
+    );
+  }
 
-  const apply = (event: string, data: unknown): void => {
+  private changed(): void {
+    this.snapshot = undefined;
+    this.changes.emit();
+  }
+
+  private apply(event: string, data: unknown): void {
     const record = data as { requests?: unknown; added?: unknown; removed?: unknown } | null;
     if (event === snapshotEvent) {
-      open = new Map();
-      for (const request of listOf(record?.requests)) open.set(request.id, request);
+      this.open = new Map();
+      for (const request of listOf(record?.requests)) this.open.set(request.id, request);
     } else if (event === changeEvent) {
       const removed = Array.isArray(record?.removed) ? record.removed : [];
-      for (const id of removed) if (typeof id === 'string') open.delete(id);
-      for (const request of listOf(record?.added)) open.set(request.id, request);
+      for (const id of removed) if (typeof id === 'string') this.open.delete(id);
+      for (const request of listOf(record?.added)) this.open.set(request.id, request);
     } else return;
-    changed();
-  };
+    this.changed();
+  }
 
-  const submit = async (value: Answer): Promise<boolean> => {
-    const { id } = parseAnswer(value);
-    if (!open.has(id) || sending.has(id)) return false;
-    sending.add(id);
-    answerErrors.delete(id);
-    changed();
-    let error: HttpInboxError | undefined;
+  /** POSTs the answer; undefined when the server took it, else why not. */
+  private async send(id: string, value: Answer): Promise<HttpInboxError | undefined> {
+    const headers =
+      typeof this.options.headers === 'function' ? this.options.headers() : this.options.headers;
     try {
-      const response = await fetchOf(`${base}${answerPath(id)}`, {
+      const response = await this.fetch(`${this.base}${answerPath(id)}`, {
         method: 'POST',
-        headers: { ...headersOf(), 'content-type': 'application/json' },
+        headers: { ...headers, 'content-type': 'application/json' },
         body: JSON.stringify(value),
-        credentials,
+        credentials: this.options.credentials ?? 'same-origin',
       });
-      if (!response.ok) error = await errorOf(response);
+      return response.ok ? undefined : await errorOf(response);
     } catch (cause) {
-      error = asError(cause);
+      return asError(cause);
     }
-    sending.delete(id);
+  }
+
+  async submit(value: Answer): Promise<boolean> {
+    const { id } = parseAnswer(value);
+    if (!this.open.has(id) || this.sending.has(id)) return false;
+    this.sending.add(id);
+    this.answerErrors.delete(id);
+    this.changed();
+    const error = await this.send(id, value);
+    this.sending.delete(id);
     // Confirmed: the question stays hidden until the server's change removes it for good.
     if (!error) {
-      open.delete(id);
-      changed();
+      this.open.delete(id);
+      this.changed();
       return true;
     }
     // Kept after the question left too (a 409: answered elsewhere), until the next answer to it.
-    answerErrors.set(id, error);
+    this.answerErrors.set(id, error);
     // The server says it has ended: it is not open, whether or not its change has arrived yet.
-    if (error.code === 'conflict') open.delete(id);
-    if (answerErrors.size > maxAnswerErrors) answerErrors.delete(answerErrors.keys().next().value!);
-    changed();
+    if (error.code === 'conflict') this.open.delete(id);
+    if (this.answerErrors.size > maxAnswerErrors)
+      this.answerErrors.delete(this.answerErrors.keys().next().value!);
+    this.changed();
     return false;
-  };
+  }
 
-  const answer = (value: Answer): boolean => {
+  answer(value: Answer): boolean {
     const { id } = parseAnswer(value);
-    if (!open.has(id) || sending.has(id)) return false;
-    void submit(value);
+    if (!this.open.has(id) || this.sending.has(id)) return false;
+    void this.submit(value);
     return true;
-  };
+  }
 
-  const stream = followEventStream({ ...options, url: `${base}${eventsPath}` }, apply);
-
-  return {
-    waitFor: () =>
-      Promise.reject(
-        new HttpInboxError('unsupported', 'A remote inbox cannot ask: ask on the server.'),
-      ),
-    getSnapshot: () =>
-      (snapshot ??= [...open.values()].filter((request) => !sending.has(request.id))),
-    subscribe: changes.add,
-    answer,
-    submit,
-    // Methods without `this`: a view may pass them around on their own.
-    cancel(id) {
-      return answer({ id, ok: false, reason: 'cancelled' });
-    },
-    get: (id) => (sending.has(id) ? undefined : open.get(id)),
-    getAnswerError: (id) => answerErrors.get(id),
-    ...stream,
-  };
+  /** The public face: methods without `this`, so a view may pass them around on their own. */
+  inbox(): RemoteInbox {
+    const { stream } = this;
+    return {
+      waitFor: () =>
+        Promise.reject(
+          new HttpInboxError('unsupported', 'A remote inbox cannot ask: ask on the server.'),
+        ),
+      getSnapshot: () =>
+        (this.snapshot ??= [...this.open.values()].filter(
+          (request) => !this.sending.has(request.id),
+        )),
+      subscribe: (listener) => this.changes.add(listener),
+      answer: (value) => this.answer(value),
+      submit: (value) => this.submit(value),
+      cancel: (id) => this.answer({ id, ok: false, reason: 'cancelled' }),
+      get: (id) => (this.sending.has(id) ? undefined : this.open.get(id)),
+      getAnswerError: (id) => this.answerErrors.get(id),
+      getConnectionState: stream.getConnectionState,
+      subscribeConnection: stream.subscribeConnection,
+      getConnectionError: stream.getConnectionError,
+      close: stream.close,
+    };
+  }
 }
 
 /** The Requests of an event, each checked: a malformed one is left out, not shown. */
@@ -324,30 +197,4 @@ function listOf(value: unknown): WaitforRequest[] {
       return [];
     }
   });
-}
-
-/** The typed error of a refused response, with the server's message when it sent one. */
-async function errorOf(response: Response): Promise<HttpInboxError> {
-  let body: { message?: unknown; errors?: unknown } = {};
-  try {
-    body = (await response.json()) ?? {};
-  } catch {
-    // Not JSON: the status says enough.
-  }
-  const message =
-    typeof body.message === 'string' ? body.message : `The server answered ${response.status}.`;
-  const errors =
-    body.errors && typeof body.errors === 'object'
-      ? (body.errors as Record<string, string>)
-      : undefined;
-  return new HttpInboxError(codeOf[response.status] ?? 'unavailable', message, {
-    status: response.status,
-    ...(errors ? { errors } : {}),
-  });
-}
-
-function asError(error: unknown): HttpInboxError {
-  return HttpInboxError.isInstance(error)
-    ? error
-    : new HttpInboxError('unavailable', 'The server could not be reached.', { cause: error });
 }

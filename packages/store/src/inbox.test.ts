@@ -91,6 +91,29 @@ describe.each(cases)('a store-backed inbox on $driver', ({ open }) => {
     await expect.poll(() => inboxB.getSnapshot()).toEqual([]);
   });
 
+  it('a throwing listener stops neither the next listener nor the inbox, and is reported to onError', async () => {
+    const reported: StoreError[] = [];
+    fleet = await open({ pollMs: 0, onError: (error) => reported.push(error) });
+    const inboxA = await fleet.a.inbox('alice');
+    const inboxB = await fleet.b.inbox('alice');
+    const failure = new Error('a broken view');
+    inboxB.subscribe(() => {
+      throw failure;
+    });
+    const heard: number[] = [];
+    inboxB.subscribe(() => heard.push(inboxB.getSnapshot().length));
+    const request = question();
+    const waiting = inboxA.waitFor(request);
+    await expect.poll(() => inboxB.getSnapshot().length).toBe(1);
+    expect(heard).toContain(1);
+    expect(reported.map((error) => [error.code, error.cause])).toContainEqual([
+      'listener_failed',
+      failure,
+    ]);
+    expect(await inboxB.submit(accept(request, { age: 1 }))).toBe(true);
+    expect(await waiting).toEqual(accept(request, { age: 1 }));
+  });
+
   it('refuses an answer that does not fit the form, with nothing changed', async () => {
     fleet = await open({ pollMs: 0 });
     const inboxA = await fleet.a.inbox('alice');

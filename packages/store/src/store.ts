@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isRecord } from '@waitfor/runtime';
+import { isRecord, reportUncaught } from '@waitfor/runtime';
 import type { CallsHandle, DurableCalls, DurableCallsOptions } from './calls/durableCalls';
 import { createDurableCalls } from './calls/durableCalls';
 import { callStatements } from './calls/callSql';
@@ -9,6 +9,7 @@ import { HostLease } from './hostLease';
 import { applyMigrations } from './migrations';
 import { namesOf } from './names';
 import { questionStatements } from './sql';
+import type { QuestionStatements } from './sql';
 import { StoreError, storeErrorOf } from './storeError';
 import type { InboxHandle, InboxHost, StoreInbox, StoreInboxOptions } from './storeInbox';
 import { createStoreInbox, hasNul } from './storeInbox';
@@ -46,7 +47,11 @@ export interface StoreOptions {
   maxOpen?: number;
   /** The clock that `expiresAt` is compared with (default Date.now). */
   now?: () => number;
-  /** Told of failures nobody awaits (a background sweep, an `answer` sent in the background). */
+  /**
+   * Told of failures nobody awaits (a background sweep, an `answer` sent in the background), and
+   * of an inbox listener that threw (`listener_failed`, what it threw as `cause`; without
+   * `onError` that one goes to the platform's reportError, or the console).
+   */
   onError?: (error: StoreError) => void;
 }
 
@@ -129,142 +134,208 @@ function route(
   for (const inbox of inboxes) if (inbox.scope === scope) inbox.notice(event, id, seq, ended);
 }
 
+/** The options of createStore, checked, with their defaults. */
+interface Settings {
+  pollMs: number;
+  retainMs: number;
+  maxOpen: number;
+  leaseMs: number;
+  names: ReturnType<typeof namesOf>;
+  instance: string;
+  now: () => number;
+  report: (error: StoreError) => void;
+  reportListener: (error: StoreError) => void;
+  keepAnswerData: boolean;
+}
+
+function settingsOf(options: StoreOptions): Settings {
+  const leaseMs = positive(options.leaseMs, 30_000, 'leaseMs');
+  if (leaseMs === 0) throw new StoreError('invalid_options', 'leaseMs must be a number > 0');
+  return {
+    pollMs: positive(options.pollMs, 30_000, 'pollMs'),
+    retainMs: positive(options.retainMs, 7 * day, 'retainMs'),
+    maxOpen: positive(options.maxOpen, 10_000, 'maxOpen'),
+    leaseMs,
+    names: namesOf(options.schema),
+    instance: checkName(options.instance ?? randomUUID(), 'instance'),
+    now: options.now ?? Date.now,
+    report: options.onError ?? (() => {}),
+    reportListener: options.onError ?? reportUncaught,
+    keepAnswerData: options.keepAnswerData ?? false,
+  };
+}
+
 /**
  * Opens a store: connects, applies the schema migrations, ends what this instance's previous life
  * left open, listens for what other hosts do. Rejects with a StoreError (`unavailable` when the
  * database cannot be reached).
  */
 export async function createStore(options: StoreOptions = {}): Promise<Store> {
-  const pollMs = positive(options.pollMs, 30_000, 'pollMs');
-  const retainMs = positive(options.retainMs, 7 * day, 'retainMs');
-  const maxOpen = positive(options.maxOpen, 10_000, 'maxOpen');
-  const leaseMs = positive(options.leaseMs, 30_000, 'leaseMs');
-  if (leaseMs === 0) throw new StoreError('invalid_options', 'leaseMs must be a number > 0');
-  const names = namesOf(options.schema);
-  const instance = checkName(options.instance ?? randomUUID(), 'instance');
-  const now = options.now ?? Date.now;
-  const report = options.onError ?? (() => {});
-  const keepAnswerData = options.keepAnswerData ?? false;
-  const sql = questionStatements(names);
-  const driver = await (options.driver ?? pgliteDriver());
-  const lease = new HostLease(driver, sql, instance, leaseMs, () => performance.now());
-  const inboxes = new Set<InboxHandle>();
-  const callHandles = new Set<CallsHandle>();
-  let closed = false;
+  const settings = settingsOf(options);
+  const store = new OpenStore(await (options.driver ?? pgliteDriver()), settings);
+  await store.open();
+  return store.face();
+}
 
-  const sweeper = new Sweeper({
-    driver,
-    sql,
-    calls: callStatements(names),
-    names,
-    lease,
-    now,
-    keepAnswerData,
-    retainMs,
-  });
-  const refreshAll = async (): Promise<void> => {
-    await Promise.all([...inboxes].map((inbox) => inbox.refresh()));
-  };
-  const reloadAll = (): void =>
-    void refreshAll().catch((error: unknown) => report(storeErrorOf(error)));
+/** One open store: its lease, sweeper, inboxes and durable calls, and the notices that reach them. */
+class OpenStore {
+  private readonly sql: QuestionStatements;
+  private readonly lease: HostLease;
+  private readonly sweeper: Sweeper;
+  private readonly inboxes = new Set<InboxHandle>();
+  private readonly callHandles = new Set<CallsHandle>();
+  private readonly host: InboxHost;
+  private closed = false;
+  private unlisten: () => Promise<void> = async () => {};
+  private poll: ReturnType<typeof setInterval> | undefined;
 
-  let unlisten: () => Promise<void>;
-  try {
-    await applyMigrations(driver, names);
-    await lease.renew();
-    // Questions this instance asked in an earlier life: nobody in this process waits for them.
-    await sweeper.closePreviousLife(instance);
-    unlisten = await driver.listen(
-      names.channel,
-      (payload) =>
-        route(payload, inboxes, callHandles, reloadAll, (error) => report(storeErrorOf(error))),
-      // Back after a lost connection: the lease first (others may be about to sweep), then reload.
-      () =>
-        void lease
-          .renew()
-          .then(refreshAll)
-          .catch((error: unknown) => report(storeErrorOf(error))),
-    );
-  } catch (error) {
-    await driver.close().catch(() => {});
-    throw storeErrorOf(error);
+  constructor(
+    private readonly driver: Driver,
+    private readonly settings: Settings,
+  ) {
+    const { names, instance, leaseMs, now, keepAnswerData, retainMs, maxOpen } = settings;
+    this.sql = questionStatements(names);
+    this.lease = new HostLease(driver, this.sql, instance, leaseMs, () => performance.now());
+    this.sweeper = new Sweeper({
+      driver,
+      sql: this.sql,
+      calls: callStatements(names),
+      names,
+      lease: this.lease,
+      now,
+      keepAnswerData,
+      retainMs,
+    });
+    this.host = {
+      driver,
+      sql: this.sql,
+      instance,
+      now,
+      keepAnswerData,
+      maxOpen,
+      report: settings.report,
+      reportListener: settings.reportListener,
+      expireDue: (scope) => this.sweeper.expireDue(scope),
+      forget: (inbox) => void this.inboxes.delete(inbox),
+    };
   }
 
-  const sweep = async (): Promise<void> => {
-    if (closed) throw new StoreError('closed', 'The store is closed');
-    await sweeper.sweep();
-    await refreshAll();
-    await Promise.all([...callHandles].map((calls) => calls.poll()));
-  };
+  private report(error: unknown): void {
+    this.settings.report(storeErrorOf(error));
+  }
 
-  // The slow fallback: notices carry the hot path, this only catches what a lost connection missed.
-  const poll =
-    pollMs > 0
-      ? setInterval(
-          () => void sweep().catch((error: unknown) => report(storeErrorOf(error))),
-          pollMs,
-        )
-      : undefined;
-  poll?.unref?.();
-  lease.start(report);
+  private async refreshAll(): Promise<void> {
+    await Promise.all([...this.inboxes].map((inbox) => inbox.refresh()));
+  }
 
-  const host: InboxHost = {
-    driver,
-    sql,
-    instance,
-    now,
-    keepAnswerData,
-    maxOpen,
-    report,
-    expireDue: (scope) => sweeper.expireDue(scope),
-    forget: (inbox) => void inboxes.delete(inbox),
-  };
-
-  return {
-    instance,
-    async inbox(scope, inboxOptions = {}) {
-      if (closed) throw new StoreError('closed', 'The store is closed');
-      checkName(scope, 'A scope');
-      if (inboxOptions.answeredBy !== undefined) checkName(inboxOptions.answeredBy, 'answeredBy');
-      const { inbox, handle } = createStoreInbox(host, scope, inboxOptions);
-      inboxes.add(handle);
-      try {
-        await handle.refresh();
-      } catch (error) {
-        await handle.close(storeErrorOf(error));
-        throw storeErrorOf(error);
-      }
-      return inbox;
-    },
-    durableCalls(callsOptions) {
-      if (closed) throw new StoreError('closed', 'The store is closed');
-      const { calls, handle } = createDurableCalls(
-        { driver, instance, keepAnswerData, report, sql, calls: callStatements(names) },
-        callsOptions,
+  /** Migrates, takes the lease, ends the previous life's questions, listens, starts the poll. */
+  async open(): Promise<void> {
+    const { driver, lease, settings } = this;
+    try {
+      await applyMigrations(driver, settings.names);
+      await lease.renew();
+      // Questions this instance asked in an earlier life: nobody in this process waits for them.
+      await this.sweeper.closePreviousLife(settings.instance);
+      this.unlisten = await driver.listen(
+        settings.names.channel,
+        (payload) => this.route(payload),
+        // Back after a lost connection: the lease first (others may be about to sweep), then reload.
+        () =>
+          void lease
+            .renew()
+            .then(() => this.refreshAll())
+            .catch((error: unknown) => this.report(error)),
       );
-      callHandles.add(handle);
-      // Calls that became ready while no host was listening are claimed now.
-      void handle.poll().catch((error: unknown) => report(storeErrorOf(error)));
-      return {
-        ...calls,
-        close() {
-          callHandles.delete(handle);
-          calls.close();
-        },
-      };
-    },
-    sweep,
-    async close() {
-      if (closed) return;
-      closed = true;
-      clearInterval(poll);
-      lease.stop();
-      const cause = new StoreError('closed', 'The store is closed');
-      await Promise.all([...inboxes].map((inbox) => inbox.close(cause)));
-      for (const calls of [...callHandles]) calls.close();
-      callHandles.clear();
-      await unlisten().catch(() => {});
-      await driver.close();
-    },
-  };
+    } catch (error) {
+      await driver.close().catch(() => {});
+      throw storeErrorOf(error);
+    }
+    // The slow fallback: notices carry the hot path, this only catches what a lost connection missed.
+    if (settings.pollMs > 0) {
+      this.poll = setInterval(
+        () => void this.sweep().catch((error: unknown) => this.report(error)),
+        settings.pollMs,
+      );
+      this.poll.unref?.();
+    }
+    lease.start(settings.report);
+  }
+
+  private route(payload: string): void {
+    const reloadAll = (): void =>
+      void this.refreshAll().catch((error: unknown) => this.report(error));
+    route(payload, this.inboxes, this.callHandles, reloadAll, (error) => this.report(error));
+  }
+
+  async sweep(): Promise<void> {
+    if (this.closed) throw new StoreError('closed', 'The store is closed');
+    await this.sweeper.sweep();
+    await this.refreshAll();
+    await Promise.all([...this.callHandles].map((calls) => calls.poll()));
+  }
+
+  async inbox(scope: string, inboxOptions: StoreInboxOptions = {}): Promise<StoreInbox> {
+    if (this.closed) throw new StoreError('closed', 'The store is closed');
+    checkName(scope, 'A scope');
+    if (inboxOptions.answeredBy !== undefined) checkName(inboxOptions.answeredBy, 'answeredBy');
+    const { inbox, handle } = createStoreInbox(this.host, scope, inboxOptions);
+    this.inboxes.add(handle);
+    try {
+      await handle.refresh();
+    } catch (error) {
+      await handle.close(storeErrorOf(error));
+      throw storeErrorOf(error);
+    }
+    return inbox;
+  }
+
+  durableCalls(callsOptions: DurableCallsOptions): DurableCalls {
+    if (this.closed) throw new StoreError('closed', 'The store is closed');
+    const { driver, settings } = this;
+    const { calls, handle } = createDurableCalls(
+      {
+        driver,
+        instance: settings.instance,
+        keepAnswerData: settings.keepAnswerData,
+        report: settings.report,
+        sql: this.sql,
+        calls: callStatements(settings.names),
+      },
+      callsOptions,
+    );
+    this.callHandles.add(handle);
+    // Calls that became ready while no host was listening are claimed now.
+    void handle.poll().catch((error: unknown) => this.report(error));
+    return {
+      ...calls,
+      close: () => {
+        this.callHandles.delete(handle);
+        calls.close();
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.poll);
+    this.lease.stop();
+    const cause = new StoreError('closed', 'The store is closed');
+    await Promise.all([...this.inboxes].map((inbox) => inbox.close(cause)));
+    for (const calls of [...this.callHandles]) calls.close();
+    this.callHandles.clear();
+    await this.unlisten().catch(() => {});
+    await this.driver.close();
+  }
+
+  /** The public face: methods without `this`, so a host may pass them around on their own. */
+  face(): Store {
+    return {
+      instance: this.settings.instance,
+      inbox: (scope, inboxOptions) => this.inbox(scope, inboxOptions),
+      durableCalls: (callsOptions) => this.durableCalls(callsOptions),
+      sweep: () => this.sweep(),
+      close: () => this.close(),
+    };
+  }
 }

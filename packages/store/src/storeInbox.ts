@@ -12,10 +12,10 @@ export interface StoreInbox extends Inbox {
   /** The scope (tenant or user key) this inbox reads and answers. */
   readonly scope: string;
   /**
-   * Answers through the store and resolves with the final word: true once the host that asked has
-   * read this Answer (first answer wins, across all hosts; for a durable call's question, once the
-   * call holds it), false when the question was settled, unknown or late, or when its asker turned
-   * out to be gone before it read the answer (the question is then closed). Rejects with
+   * Core's `Inbox.submit` contract across a fleet: true once the host that asked has read this
+   * Answer (first answer wins, across all hosts; for a durable call's question, once the call holds
+   * it), false when the question was settled, unknown or late, or when its asker turned out to be
+   * gone before it read the answer (the question is then closed). Rejects with
    * `invalid_answer` (nothing changed) for an answer that does not fit the question's form schema
    * or is too large, with `unavailable` when the store cannot be reached, and with the signal's
    * reason when `signal` aborts the wait for the asker (the answer may still be delivered).
@@ -54,6 +54,8 @@ export interface InboxHost {
   keepAnswerData: boolean;
   maxOpen: number;
   report(error: StoreError): void;
+  /** Told of an inbox listener that threw (a StoreError `listener_failed`). */
+  reportListener(error: StoreError): void;
   /** Ends every overdue question of `scope` (or of all scopes). */
   expireDue(scope: string | null): Promise<void>;
   forget(inbox: InboxHandle): void;
@@ -188,7 +190,13 @@ class ScopeQuestions implements InboxHandle {
   private readonly sending = new Set<string>();
   private readonly deliveries = new Deliveries();
   private readonly scrubs = new Set<string>();
-  private readonly listeners = createListeners();
+  private readonly listeners = createListeners((cause) =>
+    this.host.reportListener(
+      new StoreError('listener_failed', `A listener of the inbox of ${this.scope} threw`, {
+        cause,
+      }),
+    ),
+  );
   private snapshot: readonly Request[] | undefined;
   private closed: StoreError | undefined;
   private stopExpiryTimer: (() => void) | undefined;
