@@ -6,7 +6,7 @@ const dateTimePattern =
 /** True for an RFC 3339 full-date (`2026-02-28`). */
 export const isDate = (value: string): boolean => {
   const time = Date.parse(`${value}T00:00Z`);
-  return time === time && new Date(time).toISOString().slice(0, 10) === value;
+  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === value;
 };
 
 /**

@@ -15,7 +15,7 @@ export type {
   FormValue,
 } from './form/formTypes';
 export type { FormLimits, FormSchemaOptions } from './form/formLimits';
-export { defaultFormLimits } from './form/formLimits';
+export { defaultFormLimits, resolveFormLimits } from './form/formLimits';
 export { formFields, parseFormSchema } from './form/parseFormSchema';
 export { formDefaults, validateAnswerData, validateFormAnswer } from './form/validateFormAnswer';
 export { createFormSession } from './form/formSession';

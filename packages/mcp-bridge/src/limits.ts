@@ -5,7 +5,7 @@
  * asked: a legacy push gets JSON-RPC -32602, a modern call ends with `invalid_params` and sends
  * nothing more.
  */
-import { parseFormSchema, type FormLimits } from '@waitfor/core/form';
+import { resolveFormLimits, type FormLimits } from '@waitfor/core/form';
 import { BridgeError, messageOf } from './bridgeError';
 
 /** Bounds on what a server sends; a host may change each (attachWaitFor, connect, or per call). */
@@ -39,7 +39,7 @@ export function resolveLimits(...layers: Array<Partial<BridgeLimits> | undefined
   }
   try {
     // Core checks its own limits: a bad one is the host's mistake, said now rather than per question.
-    parseFormSchema({ type: 'object', properties: {} }, { limits: limits.form });
+    resolveFormLimits({ limits: limits.form });
   } catch (error) {
     throw new BridgeError('invalid_options', `limits.form: ${messageOf(error)}`, { cause: error });
   }
@@ -53,7 +53,7 @@ export function checkBound(
   limit: number | undefined,
   unit: string,
 ): void {
-  if (size! > limit!)
+  if (size !== undefined && limit !== undefined && size > limit)
     throw new BridgeError('invalid_params', `${what} is past the limit of ${limit} ${unit}`);
 }
 

@@ -39,8 +39,9 @@ function readFailure(value: unknown): AnswerFailure | undefined {
   if (typeof errors === 'object' && errors !== null)
     for (const [name, said] of Object.entries(errors)) {
       const words = text(said);
-      if (words !== undefined)
-        (fields ??= Object.create(null) as Record<string, string>)[name] = words;
+      if (words === undefined) continue;
+      fields ??= Object.create(null) as Record<string, string>;
+      fields[name] = words;
     }
   return {
     code: text(code),

@@ -12,34 +12,26 @@ export const MAX_TIMER_DELAY = 2_147_483_647;
 
 /**
  * Runs `callback` after `delay` ms, of any length (longer than one timer holds: chained); never for
- * Infinity or NaN, so no timer keeps a process alive. Returns a function that cancels it.
+ * Infinity or NaN, so no timer keeps a process alive. With `unref`, in Node the timer alone does not
+ * keep the process alive either (a grace period). Returns a function that cancels it.
  */
-export const schedule = (delay: number, callback: () => void): (() => void) => {
-  let handle: unknown;
-  const step = (remaining: number): void => {
-    handle = host.setTimeout(
-      remaining > MAX_TIMER_DELAY ? () => step(remaining - MAX_TIMER_DELAY) : callback,
-      Math.min(remaining, MAX_TIMER_DELAY),
-    );
-  };
-  if (delay < Infinity) step(delay); // a negative delay runs on the next turn, like 0
-  return () => host.clearTimeout(handle);
-};
-
-/**
- * As `schedule`, but in Node the timer alone does not keep the process alive (a grace period).
- * A copy of `schedule`, not an option of it: core's main entry, which uses only `schedule`, has no
- * bytes to spare for the branch.
- */
-export const scheduleUnref = (delay: number, callback: () => void): (() => void) => {
+export const schedule = (
+  delay: number,
+  callback: () => void,
+  { unref = false }: { unref?: boolean } = {},
+): (() => void) => {
   let handle: { unref?(): void } | undefined;
   const step = (remaining: number): void => {
     handle = host.setTimeout(
       remaining > MAX_TIMER_DELAY ? () => step(remaining - MAX_TIMER_DELAY) : callback,
       Math.min(remaining, MAX_TIMER_DELAY),
     ) as { unref?(): void };
-    handle.unref?.();
+    if (unref) handle.unref?.();
   };
-  if (delay < Infinity) step(delay);
+  if (delay < Infinity) step(delay); // a negative delay runs on the next turn, like 0
   return () => host.clearTimeout(handle);
 };
+
+/** As `schedule`, but in Node the timer alone does not keep the process alive (a grace period). */
+export const scheduleUnref = (delay: number, callback: () => void): (() => void) =>
+  schedule(delay, callback, { unref: true });

@@ -39,7 +39,7 @@ export interface FormSchemaOptions {
 }
 
 /** The defaults with the host's limits applied; throws `invalid_options` for a limit that is no number >= 0. */
-export function resolveLimits(options: FormSchemaOptions | undefined): FormLimits {
+export function resolveFormLimits(options: FormSchemaOptions | undefined): FormLimits {
   const limits = options?.limits;
   if (limits === undefined) return defaultFormLimits;
   if (!isRecord(limits)) fail('invalid_options', 'limits', 'limits must be an object');
@@ -52,7 +52,8 @@ export function resolveLimits(options: FormSchemaOptions | undefined): FormLimit
     if (value === undefined) continue;
     if (typeof value !== 'number' || !(value >= 0))
       fail('invalid_options', `limits.${key}`, `limits.${key} must be a number >= 0`);
-    (resolved ??= { ...defaultFormLimits })[key] = value;
+    resolved ??= { ...defaultFormLimits };
+    resolved[key] = value;
   }
   return resolved ?? defaultFormLimits;
 }

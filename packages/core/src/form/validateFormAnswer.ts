@@ -51,27 +51,31 @@ export function validateFormAnswer(
   if (!isRecord(submitted))
     return { ok: false, errors: { '': 'Expected an object of field values.' } };
   const useDefaults = options?.defaults !== false;
-  let errors: Record<string, string> | undefined;
+  const errors: Record<string, string> = {};
+  let failed = false;
+  const refuse = (name: string, message: string) => {
+    setOwn(errors, name, message);
+    failed = true;
+  };
   const value: Record<string, FormValue> = {};
   const names = fieldNames(fields);
   for (const key of Object.keys(submitted)) {
-    if (submitted[key] !== undefined && !names.has(key))
-      setOwn((errors ??= {}), key, 'Unknown field.');
+    if (submitted[key] !== undefined && !names.has(key)) refuse(key, 'Unknown field.');
   }
   for (const field of fields) {
     // Own keys only: a field named "constructor" must not read Object.prototype.constructor.
     const input = Object.hasOwn(submitted, field.name) ? submitted[field.name] : undefined;
     if (input === '' || (input == null && (field.default === undefined || !useDefaults))) {
-      if (field.required) setOwn((errors ??= {}), field.name, 'Required.');
+      if (field.required) refuse(field.name, 'Required.');
     } else if (input == null) {
       setOwn(value, field.name, copy(field.default!));
     } else {
       const checked = checkValue(field, input, true);
-      if (typeof checked === 'string') setOwn((errors ??= {}), field.name, checked);
+      if (typeof checked === 'string') refuse(field.name, checked);
       else setOwn(value, field.name, checked.value);
     }
   }
-  return errors !== undefined ? { ok: false, errors } : { ok: true, value };
+  return failed ? { ok: false, errors } : { ok: true, value };
 }
 
 /** An answer with data is taken as given: no default is filled in behind the person's back. */

@@ -6,7 +6,7 @@
  */
 import { BridgeError } from '../../bridgeError';
 import type { CallOptions, CallSettings } from '../../callOptions';
-import type { QuestionOptions } from './questionLinks';
+import type { QuestionOptions } from '../../questionLinks';
 
 /** Refuse what this era cannot honour; returns the call's own question options, if it brings some. */
 export function checkCall(
@@ -19,8 +19,9 @@ export function checkCall(
     options[key] !== undefined && options[key] !== bridge.settings[key];
   if (differs('sampling') || differs('roots'))
     throw new BridgeError('invalid_options', 'Legacy era: sampling, roots go to attachWaitFor');
-  // The resolved settings carry the call's own options (its waitFor, else the attachment's).
-  return differs('waitFor') || differs('maxAttempts') || options.modes || options.limits
-    ? (settings as QuestionOptions)
-    : undefined;
+  if (!differs('waitFor') && !differs('maxAttempts') && !options.modes && !options.limits)
+    return undefined;
+  // The resolved settings carry the call's own options, else the attachment's.
+  const { modes, maxAttempts, limits } = settings;
+  return { waitFor: settings.waitFor ?? bridge.settings.waitFor, modes, maxAttempts, limits };
 }
