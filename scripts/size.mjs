@@ -84,14 +84,14 @@ export const entries = [
   },
   // 1,364 B (the bridge and `ai` are peers).
   { from: '@waitfor/ai-sdk', names: ['mcpTools'], budget: 1.5 * kib },
-  // 1,226 B with core's Answer check and error base (the bridge and @langchain/langgraph are peers).
+  // 1,058 B with core's error base (the bridge and @langchain/langgraph are peers).
   {
     from: '@waitfor/langgraph',
     names: ['callToolWithInterrupt', 'waitforInterrupts'],
-    budget: 1.4 * kib,
+    budget: 1.2 * kib,
   },
-  // 1,254 B.
-  { from: '@waitfor/langgraph', names: ['mcpToolNode'], budget: 1.4 * kib },
+  // 1,083 B.
+  { from: '@waitfor/langgraph', names: ['mcpToolNode'], budget: 1.2 * kib },
 ].map((entry) => ({ ...entry, name: `{ ${entry.names.join(', ')} } from '${entry.from}'` }));
 
 /** The package an import specifier names: '@waitfor/core/form' → '@waitfor/core'. */

@@ -1,15 +1,10 @@
-import { isWaitforError, type Answer, type Request, type WaitFor } from '@waitfor/core';
+import type { Answer, Request, WaitFor } from '@waitfor/core';
 import { Command, MemorySaver } from '@langchain/langgraph';
 import { connect, type CallOptions, type Connection, type ToolParams } from '@waitfor/mcp-bridge';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useDualEraServer } from '../../mcp-bridge/src/__fixtures__/clients';
 import { toolCalls, toolGraph } from './__fixtures__/graph';
-import {
-  LangGraphError,
-  waitforInterrupts,
-  type InterruptSource,
-  type WaitforInterrupt,
-} from './index';
+import { waitforInterrupts, type InterruptSource, type WaitforInterrupt } from './index';
 
 const server = useDualEraServer();
 
@@ -67,6 +62,7 @@ function onlyInterrupt(result: unknown): WaitforInterrupt {
 
 describe('modern era: a question interrupts the run, Command({ resume }) answers it', () => {
   it('a form question: the run interrupts with its Request, the resume completes the call once', async () => {
+    const start = server.received.length;
     const { graph, counter } = toolGraph(await connectTo('modern'), new MemorySaver());
     const config = threadConfig();
     const first = await graph.invoke({ tool: 'ask_form' }, config);
@@ -86,7 +82,7 @@ describe('modern era: a question interrupts the run, Command({ resume }) answers
     expect(waitforInterrupts(done)).toEqual([]);
     // The node ran twice (it starts again on resume), the tool was called once and answered once.
     expect(counter.runs).toBe(2);
-    expect(toolCalls(server.received, 'ask_form')).toEqual({ legs: 2, answered: 1 });
+    expect(toolCalls(server.received.slice(start), 'ask_form')).toEqual({ legs: 2, answered: 1 });
   });
 
   it('a URL question: an authorization Request in the interrupt', async () => {
@@ -122,6 +118,7 @@ describe('modern era: a question interrupts the run, Command({ resume }) answers
   });
 
   it('two rounds: one interrupt each, and no leg is sent twice', async () => {
+    const start = server.received.length;
     const { graph, counter } = toolGraph(await connectTo('modern'), new MemorySaver());
     const config = threadConfig();
     const first = onlyInterrupt(await graph.invoke({ tool: 'two_rounds' }, config));
@@ -138,23 +135,52 @@ describe('modern era: a question interrupts the run, Command({ resume }) answers
     );
     expect(done.text).toBe('city=Lisbon confirm=true');
     expect(counter.runs).toBe(3);
-    expect(toolCalls(server.received, 'two_rounds')).toEqual({ legs: 3, answered: 2 });
+    expect(toolCalls(server.received.slice(start), 'two_rounds')).toEqual({ legs: 3, answered: 2 });
   });
 
-  it('a resume that is not the round’s Answers fails the run with invalid_resume and sends nothing', async () => {
+  it('a resume that is not one Answer per Request is not sent: the round is asked again, then completes once', async () => {
+    const start = server.received.length;
     const { graph } = toolGraph(await connectTo('modern'), new MemorySaver());
     const config = threadConfig();
     const value = onlyInterrupt(
       await graph.invoke({ tool: 'fan_out', args: { count: 2 } }, config),
     );
-    const before = toolCalls(server.received, 'fan_out');
-    const error = await graph
-      .invoke(new Command({ resume: [accept(value.requests[0]!)] }), config)
-      .catch((caught: unknown) => caught);
-    expect(LangGraphError.isInstance(error)).toBe(true);
-    expect(isWaitforError(error)).toBe(true);
-    expect((error as LangGraphError).code).toBe('invalid_resume');
-    expect(toolCalls(server.received, 'fan_out')).toEqual(before);
+    const [q1, q2] = value.requests;
+    const again = onlyInterrupt(
+      await graph.invoke(new Command({ resume: [accept(q1!, { value: 'one' })] }), config),
+    );
+    expect(again.refused).toMatchObject({ code: 'answer_mismatch' });
+    expect(again.requests).toEqual(value.requests);
+    expect(toolCalls(server.received.slice(start), 'fan_out')).toEqual({ legs: 1, answered: 0 });
+    const foreign = onlyInterrupt(
+      await graph.invoke(new Command({ resume: [accept(q1!), { id: 'nope', ok: true }] }), config),
+    );
+    expect(foreign.refused).toMatchObject({ code: 'answer_mismatch' });
+    const done = await graph.invoke(
+      new Command({ resume: [accept(q2!, { value: 'two' }), accept(q1!, { value: 'one' })] }),
+      config,
+    );
+    expect(done.text).toBe('q1=accept:{"value":"one"} q2=accept:{"value":"two"}');
+    expect(toolCalls(server.received.slice(start), 'fan_out')).toEqual({ legs: 2, answered: 1 });
+  });
+
+  it('an accepted form that fails its schema is not sent: asked again with the field errors', async () => {
+    const start = server.received.length;
+    const { graph } = toolGraph(await connectTo('modern'), new MemorySaver());
+    const config = threadConfig();
+    const [request] = onlyInterrupt(await graph.invoke({ tool: 'ask_form' }, config)).requests;
+    const again = onlyInterrupt(
+      await graph.invoke(new Command({ resume: accept(request!, { age: 200 }) }), config),
+    );
+    expect(again.refused?.code).toBe('invalid_answer');
+    expect(Object.keys(again.refused?.errors ?? {}).sort()).toEqual(['age', 'name']);
+    expect(toolCalls(server.received.slice(start), 'ask_form')).toEqual({ legs: 1, answered: 0 });
+    const done = await graph.invoke(
+      new Command({ resume: accept(request!, { name: 'Ada', age: 36 }) }),
+      config,
+    );
+    expect(done.text).toBe('accept:{"name":"Ada","age":36}');
+    expect(toolCalls(server.received.slice(start), 'ask_form')).toEqual({ legs: 2, answered: 1 });
   });
 });
 

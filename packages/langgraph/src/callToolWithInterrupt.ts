@@ -1,5 +1,5 @@
 import type { Answer, Request, WaitFor } from '@waitfor/core';
-import { parseAnswer } from '@waitfor/core';
+import { BridgeError } from '@waitfor/mcp-bridge';
 import type {
   CallOptions,
   DurableOutcome,
@@ -47,6 +47,11 @@ export interface WaitforInterrupt {
   readonly requests: readonly Request[];
   /** The durable call, as the bridge's `resume` takes it (kept in the graph's checkpoint). */
   readonly suspension: Suspension;
+  /**
+   * Set when the round is asked again because the previous resume was refused (nothing was sent):
+   * resume once more with one Answer per Request.
+   */
+  readonly refused?: ResumeRefusal;
 }
 
 /** Options of `callToolWithInterrupt`. */
@@ -65,26 +70,67 @@ export interface InterruptCallOptions {
   config?: { signal?: CallOptions['signal'] };
 }
 
-/** The resume value as the Answers to `requests` (one each), or `invalid_resume`. */
-export function answersFor(requests: readonly Request[], resume: unknown): Answer[] {
-  const given = Array.isArray(resume) ? (resume as unknown[]) : [resume];
-  if (given.length !== requests.length)
-    throw new LangGraphError(
-      'invalid_resume',
-      `resume with ${requests.length} Answer(s), one per Request of the interrupt; got ${given.length}`,
+/** Why the previous resume of a round was refused (the bridge's check: nothing was sent). */
+export interface ResumeRefusal {
+  /** `answer_mismatch`: not one Answer per Request; `invalid_answer`: a form that fails its schema. */
+  readonly code: 'answer_mismatch' | 'invalid_answer';
+  readonly message: string;
+  /** For `invalid_answer`: one message per field (`''` for the form as a whole). */
+  readonly errors?: Readonly<Record<string, string>>;
+}
+
+/** A leg's outcome as the checkpoint keeps it: the bridge's, or a resume it refused. */
+type Leg = DurableOutcome<object> | { status: 'refused'; refusal: ResumeRefusal };
+
+const refusable = new Set(['answer_mismatch', 'invalid_answer']);
+
+/** A resume the bridge refused before sending anything becomes a value, so the round is re-asked. */
+function refusalOf(error: unknown): Leg {
+  if (!BridgeError.isInstance(error) || !refusable.has(error.code)) throw error;
+  // Per-field messages: on `errors` (older bridges: `details.errors`).
+  const details = error.details as { errors?: ResumeRefusal['errors'] } | undefined;
+  const errors = error.errors ?? details?.errors;
+  const refusal: ResumeRefusal = {
+    code: error.code as ResumeRefusal['code'],
+    message: error.message,
+    ...(errors === undefined ? {} : { errors }),
+  };
+  return { status: 'refused', refusal };
+}
+
+type Outcome = DurableOutcome<object>;
+type LegTask = (run: () => Promise<Leg>) => Promise<Leg>;
+
+/** One suspended round of a call, as `answerRound` asks it. */
+interface Round {
+  source: InterruptSource;
+  tool: string;
+  suspension: Suspension;
+  call: CallOptions;
+}
+
+/**
+ * Interrupt the run with the round's Requests, and resume the call with the Answers the run is
+ * resumed with. A resume the bridge refuses (nothing sent) asks the round again, with the reason.
+ */
+async function answerRound({ source, tool, suspension, call }: Round, leg: LegTask) {
+  let refused: ResumeRefusal | undefined;
+  for (;;) {
+    const resume: unknown = interrupt<WaitforInterrupt>({
+      type: 'waitfor',
+      server: source.serverName ?? '',
+      tool,
+      requests: suspension.requests,
+      suspension,
+      ...(refused === undefined ? {} : { refused }),
+    });
+    const answers = (Array.isArray(resume) ? resume : [resume]) as Answer[];
+    const next = await leg(() =>
+      source.resume(suspension, answers, { ...call, durable: true }).catch(refusalOf),
     );
-  const pending = new Set(requests.map((request) => request.id));
-  return given.map((value) => {
-    let answer: Answer;
-    try {
-      answer = parseAnswer(value);
-    } catch (error) {
-      throw new LangGraphError('invalid_resume', 'resume with Answers', { cause: error });
-    }
-    if (!pending.delete(answer.id))
-      throw new LangGraphError('invalid_resume', `no Request of the interrupt has id ${answer.id}`);
-    return answer;
-  });
+    if (next.status !== 'refused') return next;
+    refused = next.refusal;
+  }
 }
 
 const checkSource = (source: InterruptSource, params: ToolParams) => {
@@ -99,10 +145,11 @@ const checkSource = (source: InterruptSource, params: ToolParams) => {
  *
  * - Modern era (2026-07-28): the call is durable. When the server needs input, the run is
  *   interrupted with one `WaitforInterrupt` holding every Request of the round; resume the run with
- *   `new Command({ resume: answers })` (an Answer, or one per Request) — in this process or any
- *   other one sharing the checkpointer. The node runs again from its start, the MCP call's legs
- *   already made are read back from the checkpoint (LangGraph tasks), and the call is completed
- *   once, with the Answers.
+ *   `new Command({ resume: answers })` (one Answer per Request) — in this process or any other
+ *   one sharing the checkpointer. The node runs again from its start, the MCP call's legs already
+ *   made are read back from the checkpoint (LangGraph tasks), and the call is completed once, with
+ *   the Answers. Answers the bridge refuses (not one per Request, a form that fails its schema)
+ *   are not sent: the round interrupts again, with the reason in `refused`.
  * - Legacy era: the server's pushed questions are answered inline by `waitFor` (the bridge's, or
  *   `options.waitFor`): a push is bound to its open connection and cannot survive an interrupt.
  *
@@ -125,19 +172,11 @@ export async function callToolWithInterrupt(
   }
   // Each leg is a task: its outcome is written to the checkpoint, so when the node runs again on
   // resume the legs already made are read back instead of being sent again.
-  const leg = (run: () => Promise<DurableOutcome<object>>) => task(`waitfor:${params.name}`, run)();
-  let outcome = await leg(() => source.callTool(params, { ...call, durable: true }));
+  const leg: LegTask = async (run) => task(`waitfor:${params.name}`, run)();
+  let outcome = (await leg(() => source.callTool(params, { ...call, durable: true }))) as Outcome;
   while (outcome.status === 'suspended') {
-    const { suspension } = outcome;
-    const value: WaitforInterrupt = {
-      type: 'waitfor',
-      server: source.serverName ?? '',
-      tool: params.name,
-      requests: suspension.requests,
-      suspension,
-    };
-    const answers = answersFor(suspension.requests, interrupt(value));
-    outcome = await leg(() => source.resume(suspension, answers, { ...call, durable: true }));
+    const round = { source, tool: params.name, suspension: outcome.suspension, call };
+    outcome = await answerRound(round, leg);
   }
   return outcome.result as Record<string, unknown>;
 }

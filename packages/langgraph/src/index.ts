@@ -1,5 +1,4 @@
 export {
-  answersFor,
   callToolWithInterrupt,
   isWaitforInterrupt,
   waitforInterrupts,
@@ -7,6 +6,7 @@ export {
 export type {
   InterruptCallOptions,
   InterruptSource,
+  ResumeRefusal,
   WaitforInterrupt,
 } from './callToolWithInterrupt';
 export { isLangGraphError, LangGraphError } from './langGraphError';

@@ -8,12 +8,7 @@ export type LangGraphErrorCode =
    * Shared with every waitfor package (see WaitforErrorCode): a bad argument — no tool name, a
    * source that is not a bridge, a call option the adapter sets itself (`durable`).
    */
-  | Extract<WaitforErrorCode, 'invalid_options'>
-  /**
-   * The value a run was resumed with is not the Answers of the interrupted round: not an Answer or
-   * a list of them, or not one Answer per Request of the round. Nothing is sent to the server.
-   */
-  | 'invalid_resume';
+  Extract<WaitforErrorCode, 'invalid_options'>;
 
 /** Options of a LangGraphError beyond its code and message. */
 export interface LangGraphErrorOptions {

@@ -1,9 +1,15 @@
-import type { Answer } from '@waitfor/core';
+import { isWaitforError, type Answer } from '@waitfor/core';
 import { Annotation, Command, END, MemorySaver, START, StateGraph } from '@langchain/langgraph';
 import { connect, type Bridge, type Connection } from '@waitfor/mcp-bridge';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openClient, useDualEraServer } from '../../mcp-bridge/src/__fixtures__/clients';
-import { LangGraphError, mcpToolNode, waitforInterrupts, type InterruptSource } from './index';
+import {
+  isLangGraphError,
+  LangGraphError,
+  mcpToolNode,
+  waitforInterrupts,
+  type InterruptSource,
+} from './index';
 
 const server = useDualEraServer();
 
@@ -89,6 +95,15 @@ describe('mcpToolNode', () => {
     const source = {} as InterruptSource;
     const missingName = () => mcpToolNode(source, '', { update: () => ({}) });
     expect(missingName).toThrow(LangGraphError);
+    const error = (() => {
+      try {
+        return missingName();
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(isLangGraphError(error) && isWaitforError(error)).toBe(true);
+    expect((error as LangGraphError).code).toBe('invalid_options');
     expect(() => mcpToolNode(source, 'x', {} as never)).toThrow(/options.update/);
   });
 });
