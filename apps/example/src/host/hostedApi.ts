@@ -24,8 +24,8 @@ const maxQueuedBytes = 1024 * 1024;
 const encoder = new TextEncoder();
 
 /**
- * `GET /api/events`: Server-Sent Events, each a `state` event with `{ servers, calls }` as the two
- * GETs give them, sent on connecting and after every change (changes in one turn are sent once).
+ * `GET /api/events`: Server-Sent Events, each a `state` event with `{ servers, calls, agent }` as
+ * the GETs give them, sent on connecting and after every change (changes in one turn are sent once).
  */
 function eventStream(session: HostedSession, streams: Set<() => void>): Response {
   if (streams.size >= maxStreams) return refuse(429, 'refused', 'Too many open streams.');
@@ -41,7 +41,11 @@ function eventStream(session: HostedSession, streams: Set<() => void>): Response
         };
         const send = () => {
           queued = undefined;
-          const state = { servers: session.servers(), calls: session.calls() };
+          const state = {
+            servers: session.servers(),
+            calls: session.calls(),
+            agent: session.agent(),
+          };
           push(encoder.encode(`id: ${++seq}\nevent: state\ndata: ${JSON.stringify(state)}\n\n`));
         };
         const unsubscribe = session.subscribe(() => {
@@ -112,6 +116,9 @@ const field = (body: unknown, key: string): string | undefined => {
  * - `POST /api/calls` `{ server, tool }` → `201 { call }`
  * - `POST /api/calls/<id>/retry` `{}` → `{ call }` (404 when there is no such ended call)
  * - `POST /api/calls/<id>/cancel` `{}` → `{ cancelled: true }` (404 when not running)
+ * - `GET /api/agent` → `{ agent }`: the agent's conversation
+ * - `POST /api/agent` `{ text }` → `202 { sent: true }` (409 while the agent answers)
+ * - `POST /api/agent/stop` `{}` → `{ stopped: true }` (404 when it is idle)
  *
  * `closeStreams` ends every event stream (the host stops; pages reconnect with backoff).
  */
@@ -129,6 +136,7 @@ export function createHostedApi(
     if (request.method === 'GET') {
       if (path === '/servers') return json(200, { servers: session.servers() });
       if (path === '/calls') return json(200, { calls: session.calls() });
+      if (path === '/agent') return json(200, { agent: session.agent() });
       if (path === '/events') return eventStream(session, streams);
       return refuse(404, 'not_found', 'No such route.');
     }
@@ -153,6 +161,18 @@ export function createHostedApi(
       const call = session.run(server, tool);
       return call === undefined ? refuse(404, 'not_found', 'No such tool.') : json(201, { call });
     }
+    if (path === '/agent') {
+      const text = field(body, 'text');
+      if (text === undefined || text.trim() === '')
+        return refuse(400, 'invalid_body', 'Send a text of at most 200 characters.');
+      return (await session.sendAgent(text))
+        ? json(202, { sent: true })
+        : refuse(409, 'busy', 'The agent is still answering.');
+    }
+    if (path === '/agent/stop')
+      return session.stopAgent()
+        ? json(200, { stopped: true })
+        : refuse(404, 'not_found', 'The agent is not answering.');
     const action = /^\/calls\/([^/]{1,100})\/(cancel|retry)$/.exec(path);
     if (action?.[2] === 'cancel')
       return session.cancel(action[1]!)

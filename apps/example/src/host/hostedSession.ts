@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import type { Answer, Request } from '@waitfor/core';
+import type { Answer, Request, WaitFor } from '@waitfor/core';
 import { createLegacySpec } from '@waitfor/legacy-spec';
 import type { LegacySpec } from '@waitfor/legacy-spec';
 import { connect } from '@waitfor/mcp-bridge';
 import type { Connection } from '@waitfor/mcp-bridge';
 import { createStore, pgliteDriver } from '@waitfor/store';
 import type { DurableCalls, Store, StoreInbox } from '@waitfor/store';
+import type { AgentChat, AgentServer, AgentState } from '../agent/agentChat.js';
 import { CallRuns } from '../calls/callRuns.js';
 import type { RunState, Starter } from '../calls/callRuns.js';
 import { starterOf, toolEnd } from '../calls/starters.js';
@@ -58,6 +59,12 @@ export interface HostedSession {
   retry(id: string): HostedCall | undefined;
   /** Cancels a running call (false: no such call running). */
   cancel(id: string): boolean;
+  /** The agent's conversation (empty until the first message). */
+  agent(): AgentState;
+  /** Sends the person's message to the agent; false while it answers the previous one. */
+  sendAgent(text: string): Promise<boolean>;
+  /** Stops the agent's turn, its tool call and its questions (false: it is idle). */
+  stopAgent(): boolean;
   close(): Promise<void>;
 }
 
@@ -94,6 +101,8 @@ interface Host {
   waitFor: StoreInbox['waitFor'];
   listeners: Set<() => void>;
   changed(): void;
+  /** The agent mode, made on its first message (its module and connections load only then). */
+  agent?: { chat: AgentChat; connections: Connection[] };
 }
 
 /**
@@ -133,10 +142,10 @@ async function openHost(
   const linked = new Map<string, Linked>(
     servers.map((config) => [config.name, { config, tools: [], losses: 0 }]),
   );
-  const clientFor = (name: string): object => {
+  const clientFor = (name: string): Connection => {
     const connection = linked.get(name)?.connection;
     if (connection === undefined) throw new Error(`${name} is not connected yet`);
-    return connection.client;
+    return connection;
   };
   // A run's change is saved (with its questions, so a restart can withdraw them) and told to the page.
   const runs = new CallRuns<string>((id, state: RunState) => {
@@ -218,7 +227,11 @@ function resumeCalls(host: Host): void {
   // Also any asked after the list was last saved: nothing of this process waits yet, so a question
   // not of a durable call has nobody to read its answer.
   for (const request of host.inbox.getSnapshot())
-    if (ended.has(request.id) || !durableServer(host, request.data?.origin?.server))
+    if (
+      ended.has(request.id) ||
+      request.data?.agent === true ||
+      !durableServer(host, request.data?.origin?.server)
+    )
       host.inbox.cancel(request.id);
 }
 
@@ -327,6 +340,8 @@ function listCalls(host: Host): HostedCall[] {
 function pageInbox(host: Host): PageInbox {
   const { inbox, runs } = host;
   const note = (request: Request | undefined, answer: Answer) => {
+    // The agent's questions are no Run's: its conversation shows how they ended.
+    if (request?.data?.agent === true) return;
     const server = request?.data?.origin?.server;
     if (request !== undefined && typeof server === 'string') runs.answered(server, request, answer);
   };
@@ -403,8 +418,15 @@ function sessionOf(host: Host): HostedSession {
       return book.get(id);
     },
     cancel: (id) => runs.cancel(id),
+    agent: () => host.agent?.chat.state() ?? { status: 'idle', entries: [] },
+    async sendAgent(text) {
+      if (closed) return false;
+      return (await agentOf(host)).chat.send(text);
+    },
+    stopAgent: () => host.agent?.chat.stop() ?? false,
     async close() {
       closed = true;
+      host.agent?.chat.stop();
       // Calls still running stay running in the book: a durable one is awaited again by the next
       // start; the others are marked ended by it (and their questions withdrawn).
       runs.stop(new Error('The host stops'));
@@ -412,9 +434,65 @@ function sessionOf(host: Host): HostedSession {
       await Promise.all(
         [...host.linked.values()].map((entry) => entry.connection?.close().catch(() => {})),
       );
+      await Promise.all(host.agent?.connections.map((connection) => connection.close()) ?? []);
       await book.flush();
       await host.store.close();
       await host.trace.close();
     },
   };
+}
+
+/** Tools of Deploy Console the agent runs only once the person approves (the AI SDK's approval). */
+const approvedFirst: Readonly<Record<string, readonly string[]>> = {
+  'Deploy Console': ['deploy_service', 'scale_service'],
+};
+
+/**
+ * The agent mode, made on the first message: its module (and the AI SDK) load only then, and it
+ * calls the servers on connections of its own, whose questions — and its approvals — are marked
+ * `data.agent`, so a restart of the host withdraws them (the conversation lives in this process).
+ */
+async function agentOf(host: Host): Promise<NonNullable<Host['agent']>> {
+  if (host.agent !== undefined) return host.agent;
+  const { AgentChat } = await import('../agent/agentChat.js');
+  if (host.agent !== undefined) return host.agent;
+  const waitFor: WaitFor = (request, context) =>
+    host.waitFor({ ...request, data: { ...request.data, agent: true } }, context);
+  const connections: Connection[] = [];
+  const byServer = new Map<string, Promise<Connection | undefined>>();
+  const connectionOf = (config: ExampleServerConfig) => {
+    let connecting = byServer.get(config.name);
+    if (connecting === undefined) {
+      connecting = connect(
+        { url: config.url },
+        {
+          waitFor,
+          era: config.era,
+          name: 'waitfor-example-agent',
+          serverName: config.name,
+          reconnect: { maxAttempts: 3 },
+          extensions: host.trace.extensions(host.legacy.extension),
+        },
+      ).then(
+        (connection) => (connections.push(connection), connection),
+        () => (byServer.delete(config.name), undefined),
+      );
+      byServer.set(config.name, connecting);
+    }
+    return connecting;
+  };
+  const servers = async (): Promise<AgentServer[]> => {
+    const linked = await Promise.all(
+      [...host.linked.values()].map(async (entry) => {
+        const connection = await connectionOf(entry.config);
+        const approve = approvedFirst[entry.config.name];
+        return connection === undefined
+          ? []
+          : [{ source: connection, ...(approve && { approve }) }];
+      }),
+    );
+    return linked.flat();
+  };
+  host.agent = { chat: new AgentChat({ servers, waitFor }, host.changed), connections };
+  return host.agent;
 }

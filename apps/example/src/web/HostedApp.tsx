@@ -1,6 +1,7 @@
 import { useRef, useState, useSyncExternalStore } from 'react';
 import type { createRemoteInbox } from '@waitfor/http/client';
 import { ConnectionStatus, WaitforProvider } from '@waitfor/react';
+import { AgentPanel } from './AgentPanel.js';
 import { CallLog, useOwnerName } from './CallLog.js';
 import { QuestionList } from './QuestionList.js';
 import { Settings } from './Settings.js';
@@ -128,16 +129,25 @@ function HostedPage({
             />
           </div>
         </section>
-        <section className="results" aria-label={say('results')}>
-          <h2>{say('results')}</h2>
-          <CallLog
-            calls={session.calls}
-            busy={busy}
-            onCancel={session.cancelCall}
-            onRetry={onRetry}
+        <div className="side">
+          <AgentPanel
+            agent={session.agent}
+            titles={titles}
             unavailable={down}
+            onSend={session.sendAgent}
+            onStop={session.stopAgent}
           />
-        </section>
+          <section className="results" aria-label={say('results')}>
+            <h2>{say('results')}</h2>
+            <CallLog
+              calls={session.calls}
+              busy={busy}
+              onCancel={session.cancelCall}
+              onRetry={onRetry}
+              unavailable={down}
+            />
+          </section>
+        </div>
       </main>
     </>
   );

@@ -1,11 +1,14 @@
 import { useCallback, useEffect, useState } from 'react';
 import { followEventStream } from '@waitfor/http/client';
 import type { ConnectionState } from '@waitfor/http/client';
+import type { AgentState } from '../agent/agentChat.js';
 import type { HostedCall } from '../host/hostedCalls.js';
 import type { HostedServer } from '../host/hostedSession.js';
 import { errorText } from './resultText.js';
 
-export type { HostedCall, HostedServer };
+export type { AgentState, HostedCall, HostedServer };
+
+const idleAgent: AgentState = { status: 'idle', entries: [] };
 
 /** Where the host's event stream lives (`GET /api/events`, next to the inbox's). */
 const eventsUrl = '/api/events';
@@ -27,15 +30,21 @@ const post = async (path: string, body: unknown): Promise<void> => {
 export function useHostedSession() {
   const [servers, setServers] = useState<HostedServer[]>([]);
   const [calls, setCalls] = useState<HostedCall[]>([]);
+  const [agent, setAgent] = useState<AgentState>(idleAgent);
   const [error, setError] = useState<string | undefined>(undefined);
   const [link, setLink] = useState<ConnectionState>('connecting');
 
   useEffect(() => {
     const followed = followEventStream({ url: eventsUrl }, (event, data) => {
       if (event !== 'state') return;
-      const state = data as { servers?: HostedServer[]; calls?: HostedCall[] } | null;
+      const state = data as {
+        servers?: HostedServer[];
+        calls?: HostedCall[];
+        agent?: AgentState;
+      } | null;
       setServers(Array.isArray(state?.servers) ? state.servers : []);
       setCalls(Array.isArray(state?.calls) ? state.calls : []);
+      setAgent(Array.isArray(state?.agent?.entries) ? state.agent : idleAgent);
       setError(undefined);
     });
     const unsubscribe = followed.subscribeConnection(() => setLink(followed.getConnectionState()));
@@ -60,5 +69,21 @@ export function useHostedSession() {
     [send],
   );
 
-  return { servers, calls, link, error, callTool, cancelCall, retryCall };
+  const sendAgent = useCallback((text: string) => {
+    post('/api/agent', { text }).catch((failure: unknown) => setError(errorText(failure)));
+  }, []);
+  const stopAgent = useCallback(() => send('/api/agent/stop'), [send]);
+
+  return {
+    servers,
+    calls,
+    agent,
+    link,
+    error,
+    callTool,
+    cancelCall,
+    retryCall,
+    sendAgent,
+    stopAgent,
+  };
 }

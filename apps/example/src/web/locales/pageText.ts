@@ -56,6 +56,19 @@ const english = {
     'Two MCP servers — one of the 2025 (legacy) era, one of the 2026 (modern) era — and a tool of this app itself ask you questions. Their clients run on the host, which keeps every open question: reload, or open this page in a second browser, and the same list is there.',
   inbox: 'Question inbox',
   progress: 'Progress of {tool}',
+  agent: 'Agent',
+  agentIntro:
+    'An AI SDK agent with both servers’ tools; its model is the AI SDK’s scripted test model (no network). Ask it to book a trip or to scale search-api: the questions of its tool calls, and the approvals it asks first, appear in the list beside this.',
+  agentMessage: 'Message to the agent',
+  agentPlaceholder: 'Scale search-api',
+  agentSend: 'Send',
+  agentStop: 'Stop',
+  agentYou: 'You',
+  agentModel: 'Agent',
+  agentApproval: 'waiting for your approval',
+  agentDenied: 'not allowed',
+  agentStopped: 'You stopped the agent: its tool call ended and its questions were withdrawn.',
+  agentFailed: 'The agent failed: {error}',
 };
 
 /** The keys of the page's own texts. */
@@ -117,6 +130,20 @@ const german: Record<PageTextKey, string> = {
     'Zwei MCP-Server — einer aus der Ära 2025 (legacy), einer aus der Ära 2026 (modern) — und ein Werkzeug dieser App selbst stellen Ihnen Fragen. Ihre Clients laufen auf dem Host, der jede offene Frage aufbewahrt: Laden Sie neu oder öffnen Sie diese Seite in einem zweiten Browser, und dieselbe Liste ist da.',
   inbox: 'Fragen-Eingang',
   progress: 'Fortschritt von {tool}',
+  agent: 'Agent',
+  agentIntro:
+    'Ein AI-SDK-Agent mit den Werkzeugen beider Server; sein Modell ist das geskriptete Testmodell des AI SDK (ohne Netz). Bitten Sie ihn, eine Reise zu buchen (book) oder search-api zu skalieren (scale): Die Fragen seiner Werkzeugaufrufe und die Zustimmungen, die er vorher einholt, erscheinen in der Liste daneben.',
+  agentMessage: 'Nachricht an den Agenten',
+  agentPlaceholder: 'Scale search-api',
+  agentSend: 'Senden',
+  agentStop: 'Anhalten',
+  agentYou: 'Sie',
+  agentModel: 'Agent',
+  agentApproval: 'wartet auf Ihre Zustimmung',
+  agentDenied: 'nicht erlaubt',
+  agentStopped:
+    'Sie haben den Agenten angehalten: Sein Werkzeugaufruf endete, seine Fragen wurden zurückgezogen.',
+  agentFailed: 'Der Agent ist fehlgeschlagen: {error}',
 };
 
 /** The languages the page ships. */
