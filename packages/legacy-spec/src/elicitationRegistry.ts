@@ -100,61 +100,76 @@ const publicView = ({
 }: Entry): UrlElicitation => view;
 
 /** Create an empty registry; `completionTimeoutMs` bounds a wait that names no timeout and a consent whose call ended. */
-export function createElicitationRegistry(completionTimeoutMs: number) {
+export function createElicitationRegistry(completionTimeoutMs: number): ElicitationRegistry {
+  return new ElicitationRegistry(completionTimeoutMs);
+}
+
+/**
+ * The URL elicitations of every connection of one extension. The members a host may pass around
+ * on their own (`find`, `wait`, `settled`, `getSnapshot`, `subscribe`) need no `this`.
+ */
+export class ElicitationRegistry {
   // Oldest first: the snapshot's order.
-  const byRequest = new Map<string, Entry>();
+  private readonly byRequest = new Map<string, Entry>();
   // The newest entry with an elicitationId, any connection (for `find` and `wait`).
-  const byElicitation = new Map<string, Entry>();
+  private readonly byElicitation = new Map<string, Entry>();
   // Per open connection: the newest entry with an elicitationId (for completions).
-  const scopes = new Map<RegistryScope, Map<string, Entry>>();
+  private readonly scopes = new Map<RegistryScope, Map<string, Entry>>();
   // Settled entries in the order they settled; the oldest are forgotten first.
-  const settled = new Set<Entry>();
-  let snapshot: readonly UrlElicitation[] | undefined = [];
-  const listeners = createListeners();
+  private readonly settledEntries = new Set<Entry>();
+  private snapshot: readonly UrlElicitation[] | undefined = [];
+  private readonly listeners = createListeners();
 
-  const publish = () => {
-    snapshot = undefined;
-    listeners.emit();
-  };
+  constructor(private readonly completionTimeoutMs: number) {}
 
-  const change = (entry: Entry, state: UrlElicitationState, reason?: UrlElicitationCloseReason) => {
+  private publish(): void {
+    this.snapshot = undefined;
+    this.listeners.emit();
+  }
+
+  private change(entry: Entry, state: UrlElicitationState, reason?: UrlElicitationCloseReason) {
     entry.state = state;
     if (reason) entry.reason = reason;
     if (isLive(entry)) return;
-    settled.add(entry);
-    for (const old of settled) {
-      if (settled.size <= keptSettledEntries) break;
-      settled.delete(old);
+    this.settledEntries.add(entry);
+    this.forgetOldest();
+  }
+
+  /** Drops the oldest settled entries past `keptSettledEntries`, from every index. */
+  private forgetOldest(): void {
+    for (const old of this.settledEntries) {
+      if (this.settledEntries.size <= keptSettledEntries) break;
+      this.settledEntries.delete(old);
       const { request, elicitationId } = old;
-      byRequest.delete(request.id);
-      if (byElicitation.get(elicitationId) === old) byElicitation.delete(elicitationId);
-      const scope = scopes.get(old.scope);
+      this.byRequest.delete(request.id);
+      if (this.byElicitation.get(elicitationId) === old) this.byElicitation.delete(elicitationId);
+      const scope = this.scopes.get(old.scope);
       if (scope?.get(elicitationId) === old) scope.delete(elicitationId);
     }
-  };
+  }
 
   /** Close the entries still consented; publish once when any closed. */
-  const closeConsented = (entries: Entry[]) => {
+  private closeConsented(entries: Entry[]): void {
     const closing = entries.filter((entry) => entry.state === 'consented');
-    closing.forEach((entry) => change(entry, 'closed', 'call_ended'));
-    if (closing.length) publish();
-  };
+    closing.forEach((entry) => this.change(entry, 'closed', 'call_ended'));
+    if (closing.length) this.publish();
+  }
 
   /** Consented entries no call waits on any more: close now, or after the grace for a late completion. */
-  const release = (entries: Entry[]) => {
+  private release(entries: Entry[]): void {
     const idle = entries.filter((entry) => entry.state === 'consented' && !entry.pending);
-    closeConsented(idle.filter((entry) => !entry.graced));
+    this.closeConsented(idle.filter((entry) => !entry.graced));
     // The graced ones (the others are closed by now). Node: a grace period alone does not keep the
     // process alive. Infinity arms no timer.
-    if (idle.length) scheduleUnref(completionTimeoutMs, () => closeConsented(idle));
-  };
+    if (idle.length) scheduleUnref(this.completionTimeoutMs, () => this.closeConsented(idle));
+  }
 
   /** Resolve when every entry has settled, or with the code that ended the wait first. */
-  const watch = (
+  private watch(
     entries: Entry[],
-    { signal, timeoutMs = completionTimeoutMs }: CompletionWaitOptions,
-  ) =>
-    new Promise<LegacySpecErrorCode | undefined>((resolve) => {
+    { signal, timeoutMs = this.completionTimeoutMs }: CompletionWaitOptions,
+  ): Promise<LegacySpecErrorCode | undefined> {
+    return new Promise((resolve) => {
       // Settled already: that answers, whatever the signal says.
       if (!entries.some(isLive)) return resolve(undefined);
       const end = (code?: LegacySpecErrorCode) => {
@@ -167,133 +182,140 @@ export function createElicitationRegistry(completionTimeoutMs: number) {
       // Infinity (or NaN) arms no timer at all; a longer wait than one timer holds is chained.
       const cancel = schedule(timeoutMs, () => end('completion_timeout'));
       // Every change of state is published: the wait looks again then.
-      const off = listeners.add(() => entries.some(isLive) || end());
+      const off = this.listeners.add(() => entries.some(isLive) || end());
       signal?.addEventListener('abort', onAbort);
       if (signal?.aborted) onAbort();
     });
+  }
 
-  const lookup = (id: string) => byRequest.get(id) ?? byElicitation.get(id);
+  private lookup(id: string): Entry | undefined {
+    return this.byRequest.get(id) ?? this.byElicitation.get(id);
+  }
 
-  return {
-    /**
-     * Track URL-mode Requests (each with its `data.elicitationId`) of one connection, asked on
-     * behalf of `calls`; a Request already tracked is left as it is. One publication for the batch.
-     */
-    add(scope: RegistryScope, requests: readonly Request[], calls: readonly CallRecord[]): void {
-      let inScope = scopes.get(scope);
-      if (!inScope) scopes.set(scope, (inScope = new Map()));
-      for (const request of requests) {
-        const elicitationId = String(request.data?.['elicitationId']);
-        if (byRequest.has(request.id)) continue;
-        const stale = inScope.get(elicitationId);
-        // A server reusing a live id breaks its own uniqueness rule; the newer Request wins the id.
-        if (stale && isLive(stale)) change(stale, 'closed', 'replaced');
-        const entry = {
-          scope,
-          elicitationId,
-          request,
-          server: scope.serverName,
-          state: 'open',
-          pending: calls.length,
-          graced: !calls.length,
-        } as Entry;
-        byRequest.set(request.id, entry);
-        byElicitation.set(elicitationId, entry);
-        inScope.set(elicitationId, entry);
-        for (const call of calls) call.push(entry);
-      }
-      publish();
-    },
+  /**
+   * Track URL-mode Requests (each with its `data.elicitationId`) of one connection, asked on
+   * behalf of `calls`; a Request already tracked is left as it is. One publication for the batch.
+   */
+  add(scope: RegistryScope, requests: readonly Request[], calls: readonly CallRecord[]): void {
+    let inScope = this.scopes.get(scope);
+    if (!inScope) this.scopes.set(scope, (inScope = new Map()));
+    for (const request of requests) {
+      const elicitationId = String(request.data?.['elicitationId']);
+      if (this.byRequest.has(request.id)) continue;
+      const stale = inScope.get(elicitationId);
+      // A server reusing a live id breaks its own uniqueness rule; the newer Request wins the id.
+      if (stale && isLive(stale)) this.change(stale, 'closed', 'replaced');
+      const entry: Entry = {
+        scope,
+        elicitationId,
+        request,
+        server: scope.serverName,
+        state: 'open',
+        pending: calls.length,
+        graced: !calls.length,
+      };
+      this.byRequest.set(request.id, entry);
+      this.byElicitation.set(elicitationId, entry);
+      inScope.set(elicitationId, entry);
+      for (const call of calls) call.push(entry);
+    }
+    this.publish();
+  }
 
-    /** The call `record` settled (`ok`: normally): release the consents that only it held. */
-    ended(record: CallRecord, ok: boolean): void {
-      const entries = record as Entry[];
-      for (const entry of entries) {
-        entry.pending -= 1;
-        entry.graced ||= ok;
-      }
-      release(entries);
-    },
+  /** The call `record` settled (`ok`: normally): release the consents that only it held. */
+  ended(record: CallRecord, ok: boolean): void {
+    const entries = record as Entry[];
+    for (const entry of entries) {
+      entry.pending -= 1;
+      entry.graced ||= ok;
+    }
+    this.release(entries);
+  }
 
-    /** Record the person's Answers: consent moves an open entry on, anything else closes it. */
-    answered(answers: readonly Answer[]): void {
-      const consented: Entry[] = [];
-      let changed = false;
-      for (const { id, ok, reason } of answers) {
-        const entry = byRequest.get(id);
-        if (entry?.state !== 'open') continue;
-        changed = true;
-        if (ok) consented.push(entry);
-        change(
-          entry,
-          ok ? 'consented' : 'closed',
-          ok ? undefined : reason === 'declined' ? 'declined' : 'cancelled',
-        );
-      }
-      if (changed) publish();
-      // Consent given after its calls ended (or with none) is released like at a call's end.
-      release(consented);
-    },
-
-    /**
-     * Apply `notifications/elicitation/complete`. Returns what the `complete` event carries, or
-     * undefined when the id is unknown or already settled — then nothing changed.
-     */
-    complete(scope: RegistryScope, elicitationId: string): CompletionEvent | undefined {
-      const entry = scopes.get(scope)?.get(elicitationId);
-      if (!entry || !isLive(entry)) return undefined;
-      const wasOpen = entry.state === 'open';
-      change(entry, 'completed');
-      publish();
-      return { elicitationId, request: entry.request, server: entry.server, wasOpen };
-    },
-
-    /**
-     * Close every live entry of a connection that went away. Its entries stay listed (as closed,
-     * completed) but let go of the connection: no completion can match them any more.
-     */
-    closeScope(scope: RegistryScope): void {
-      for (const entry of scopes.get(scope)?.values() ?? []) {
-        if (isLive(entry)) change(entry, 'closed', 'connection_closed');
-      }
-      scopes.delete(scope);
-      publish();
-    },
-
-    /** Find by the Request's id first, then by the newest entry with that elicitationId. */
-    find(id: string): UrlElicitation | undefined {
-      const entry = lookup(id);
-      return entry && publicView(entry);
-    },
-
-    /** Resolve when the entry completes; reject when it closes, the time runs out or the signal aborts. */
-    async wait(id: string, options: CompletionWaitOptions = {}): Promise<UrlElicitation> {
-      const entry = lookup(id);
-      const code = entry ? await watch([entry], options) : 'unknown_elicitation';
-      if (!code && entry?.state === 'completed') return publicView(entry);
-      const elicitationId = entry?.elicitationId ?? id;
-      throw new LegacySpecError(
-        code ?? 'elicitation_closed',
-        `URL elicitation "${elicitationId}": ${code ?? `closed (${entry?.reason})`}`,
-        { cause: code === 'aborted' ? options.signal?.reason : undefined, elicitationId },
+  /** Record the person's Answers: consent moves an open entry on, anything else closes it. */
+  answered(answers: readonly Answer[]): void {
+    const consented: Entry[] = [];
+    let changed = false;
+    for (const { id, ok, reason } of answers) {
+      const entry = this.byRequest.get(id);
+      if (entry?.state !== 'open') continue;
+      changed = true;
+      if (ok) consented.push(entry);
+      this.change(
+        entry,
+        ok ? 'consented' : 'closed',
+        ok ? undefined : reason === 'declined' ? 'declined' : 'cancelled',
       );
-    },
+    }
+    if (changed) this.publish();
+    // Consent given after its calls ended (or with none) is released like at a call's end.
+    this.release(consented);
+  }
 
-    /** Resolve when none of these Requests' entries is open or consented, the time runs out or the signal aborts. */
-    settled: (requestIds: readonly string[], options: CompletionWaitOptions): Promise<unknown> =>
-      watch(
-        requestIds.flatMap((id) => byRequest.get(id) ?? []),
-        options,
-      ),
+  /**
+   * Apply `notifications/elicitation/complete`. Returns what the `complete` event carries, or
+   * undefined when the id is unknown or already settled — then nothing changed.
+   */
+  complete(scope: RegistryScope, elicitationId: string): CompletionEvent | undefined {
+    const entry = this.scopes.get(scope)?.get(elicitationId);
+    if (!entry || !isLive(entry)) return undefined;
+    const wasOpen = entry.state === 'open';
+    this.change(entry, 'completed');
+    this.publish();
+    return { elicitationId, request: entry.request, server: entry.server, wasOpen };
+  }
 
-    /** The tracked elicitations, oldest first; the same array until something changes. */
-    getSnapshot: (): readonly UrlElicitation[] =>
-      (snapshot ??= Array.from(byRequest.values(), publicView)),
+  /**
+   * Close every live entry of a connection that went away. Its entries stay listed (as closed,
+   * completed) but let go of the connection: no completion can match them any more.
+   */
+  closeScope(scope: RegistryScope): void {
+    for (const entry of this.scopes.get(scope)?.values() ?? []) {
+      if (isLive(entry)) this.change(entry, 'closed', 'connection_closed');
+    }
+    this.scopes.delete(scope);
+    this.publish();
+  }
 
-    /** Listen for any change; returns the unsubscribe function. */
-    subscribe: (listener: () => void): (() => void) => listeners.add(listener),
+  /** Find by the Request's id first, then by the newest entry with that elicitationId. */
+  readonly find = (id: string): UrlElicitation | undefined => {
+    const entry = this.lookup(id);
+    return entry && publicView(entry);
   };
-}
 
-/** The registry created by createElicitationRegistry. */
-export type ElicitationRegistry = ReturnType<typeof createElicitationRegistry>;
+  /** Resolve when the entry completes; reject when it closes, the time runs out or the signal aborts. */
+  readonly wait = async (
+    id: string,
+    options: CompletionWaitOptions = {},
+  ): Promise<UrlElicitation> => {
+    const entry = this.lookup(id);
+    const code = entry ? await this.watch([entry], options) : 'unknown_elicitation';
+    if (!code && entry?.state === 'completed') return publicView(entry);
+    const elicitationId = entry?.elicitationId ?? id;
+    throw new LegacySpecError(
+      code ?? 'elicitation_closed',
+      `URL elicitation "${elicitationId}": ${code ?? `closed (${entry?.reason})`}`,
+      { cause: code === 'aborted' ? options.signal?.reason : undefined, elicitationId },
+    );
+  };
+
+  /** Resolve when none of these Requests' entries is open or consented, the time runs out or the signal aborts. */
+  readonly settled = (
+    requestIds: readonly string[],
+    options: CompletionWaitOptions,
+  ): Promise<unknown> =>
+    this.watch(
+      requestIds.flatMap((id) => this.byRequest.get(id) ?? []),
+      options,
+    );
+
+  /** The tracked elicitations, oldest first; the same array until something changes. */
+  readonly getSnapshot = (): readonly UrlElicitation[] =>
+    (this.snapshot ??= Array.from(this.byRequest.values(), publicView));
+
+  /**
+   * Listen for any change; returns the unsubscribe function. A listener that throws stops neither
+   * the others nor the change (it is reported to the platform's reportError, or the console).
+   */
+  readonly subscribe = (listener: () => void): (() => void) => this.listeners.add(listener);
+}
