@@ -33,7 +33,10 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'mcp-bridge',
-          include: ['packages/mcp-bridge/src/**/*.test.ts'],
+          include: [
+            'packages/mcp-bridge/src/**/*.test.ts',
+            'packages/mcp-bridge/conformance/**/*.test.ts',
+          ],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,

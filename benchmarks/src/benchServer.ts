@@ -14,6 +14,8 @@ import {
 } from '@modelcontextprotocol/client';
 import { inputRequired, inputResponse, McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import type { WaitFor } from '@waitfor/core';
+import type { Bridge } from '@waitfor/mcp-bridge';
 
 /** How many questions the `fan_out_<k>` tools ask in one round. */
 export const FAN_OUT_SIZES = [1, 5, 20] as const;
@@ -77,27 +79,34 @@ export type Era = 'legacy' | 'modern';
 /** The modern protocol revision the benchmarks pin. */
 export const MODERN_REVISION = '2026-07-28';
 
+/** The waitFor of a bridge that only makes durable calls: nobody is asked in process. */
+export const neverAsked: WaitFor = () =>
+  Promise.reject(new Error('a durable call asked someone in process'));
+
 /** A client connected in memory to its own benchmark server. */
 export interface BenchConnection {
   client: Client;
+  /** The bridge `prepare` attached (calls go through its methods), if it attached one. */
+  bridge: Bridge | undefined;
   close(): Promise<void>;
 }
 
 /**
  * Build a client for `era` (the caller may register handlers or attach the bridge in `prepare`,
- * which runs before connect), connect it in memory to a fresh benchmark server and check the era.
+ * which runs before connect and returns the bridge it attached), connect it in memory to a fresh
+ * benchmark server and check the era.
  */
 export async function connectInMemory(
   era: Era,
   options: Pick<ClientOptions, 'capabilities'>,
-  prepare: (client: Client) => void = () => {},
+  prepare: (client: Client) => Bridge | void = () => {},
 ): Promise<BenchConnection> {
   const info: Implementation = { name: `bench-${era}`, version: '1.0.0' };
   const client = new Client(info, {
     ...options,
     ...(era === 'modern' ? { versionNegotiation: { mode: { pin: MODERN_REVISION } } } : {}),
   });
-  prepare(client);
+  const bridge = prepare(client) ?? undefined;
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const served = serveStdio(createBenchServer, { transport: serverSide });
   await client.connect(clientSide);
@@ -109,6 +118,7 @@ export async function connectInMemory(
   }
   return {
     client,
+    bridge,
     close: async () => {
       await client.close();
       await served.close();

@@ -44,7 +44,7 @@ export async function compareWithBareHandler(comparison: HandlerComparison): Pro
   const bridge = await connectInMemory(
     comparison.era,
     { capabilities: elicitationCapabilities({ waitFor: acceptAtOnce }) as never },
-    (client) => void attachWaitFor(client, { waitFor: acceptAtOnce }),
+    (client) => attachWaitFor(client, { waitFor: acceptAtOnce }),
   );
   // The same capabilities the bridge declares, so the server sees identical clients.
   const bare = await connectBare(comparison.era);

@@ -1,11 +1,10 @@
 /**
  * Benchmark 1 — modern-era loop overhead. The same tool (one `input_required` round) is called
- * through the bridge's own loop (`callTool` from @waitfor/mcp-bridge, a waitFor that accepts at
+ * through the bridge's own loop (the bridge's `callTool`, a waitFor that accepts at
  * once) and through the v2 SDK's automatic loop (`client.callTool` with an `elicitation/create`
  * handler that accepts at once) — the latter on two identical connections, the second being the
  * A/A control — each on its own in-memory connection, interleaved call by call.
  */
-import { callTool } from '@waitfor/mcp-bridge';
 import { compareWithBareHandler } from './handlerComparison';
 import { comparisonMethod } from './pairedSampling';
 import type { BenchResult } from './result';
@@ -14,7 +13,7 @@ import type { BenchResult } from './result';
 export function benchModernLoop(): Promise<BenchResult> {
   return compareWithBareHandler({
     era: 'modern',
-    callThroughBridge: (bridge) => callTool(bridge.client, { name: 'confirm' }),
+    callThroughBridge: (connection) => connection.bridge!.callTool({ name: 'confirm' }),
     labels: {
       a: 'bridge callTool',
       b: 'SDK automatic loop (client.callTool)',

@@ -6,7 +6,7 @@
  * real SDK exporting to memory (the cost of recording one call and its question).
  */
 import { accept, type WaitFor } from '@waitfor/core';
-import { attachWaitFor, callTool, elicitationCapabilities } from '@waitfor/mcp-bridge';
+import { attachWaitFor, elicitationCapabilities } from '@waitfor/mcp-bridge';
 import { createTelemetry, type Telemetry } from '@waitfor/otel';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import {
@@ -41,7 +41,7 @@ const connectBridge = (telemetry?: Telemetry): Promise<BenchConnection> =>
     'modern',
     { capabilities: elicitationCapabilities({ waitFor: acceptAtOnce }) as never },
     (client) =>
-      void attachWaitFor(
+      attachWaitFor(
         client,
         telemetry === undefined
           ? { waitFor: acceptAtOnce }
@@ -55,7 +55,7 @@ async function compare(telemetry: Telemetry, runs: number) {
   const plain = await connectBridge();
   const control = await connectBridge();
   const call = (connection: BenchConnection) => () =>
-    confirmCalls(1, () => callTool(connection.client, { name: 'confirm' }));
+    confirmCalls(1, () => connection.bridge!.callTool({ name: 'confirm' }));
   try {
     const samples = await sampleCalls({
       ...PAIRED_SAMPLING,

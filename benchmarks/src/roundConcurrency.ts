@@ -4,7 +4,7 @@
  * costs about 50 ms whatever k is. The SDK's automatic loop is measured beside it for reference.
  */
 import { accept, type WaitFor } from '@waitfor/core';
-import { attachWaitFor, callTool, elicitationCapabilities } from '@waitfor/mcp-bridge';
+import { attachWaitFor, elicitationCapabilities } from '@waitfor/mcp-bridge';
 import { connectInMemory, FAN_OUT_SIZES, textOf } from './benchServer';
 import { times } from './format';
 import { collectGarbage, median, sleep, timeAsync } from './stats';
@@ -26,7 +26,7 @@ export async function benchRoundConcurrency(): Promise<BenchResult> {
   const bridge = await connectInMemory(
     'modern',
     { capabilities: elicitationCapabilities({ waitFor: slowPerson }) as never },
-    (client) => void attachWaitFor(client, { waitFor: slowPerson }),
+    (client) => attachWaitFor(client, { waitFor: slowPerson }),
   );
   const sdk = await connectInMemory(
     'modern',
@@ -38,7 +38,7 @@ export async function benchRoundConcurrency(): Promise<BenchResult> {
       }),
   );
   const variants = {
-    bridge: (name: string) => callTool(bridge.client, { name }),
+    bridge: (name: string) => bridge.bridge!.callTool({ name }),
     sdk: (name: string) => sdk.client.callTool({ name }),
   };
   const perRound: Record<string, number[]> = {};

@@ -7,10 +7,11 @@
  * store exports) taking the one call that is ready.
  */
 import { accept } from '@waitfor/core';
+import { attachWaitFor } from '@waitfor/mcp-bridge';
 import { createStore, postgresDriver, type Driver, type Store } from '@waitfor/store';
 import { callStatements } from '../../packages/store/src/calls/callSql';
 import { namesOf } from '../../packages/store/src/names';
-import { connectInMemory } from './benchServer';
+import { connectInMemory, neverAsked } from './benchServer';
 import { bounded } from './bounded';
 import { until } from './inboxQuestions';
 
@@ -100,11 +101,14 @@ async function readyCall(store: Store, make: ReturnType<Store['durableCalls']>):
 
 /** Measures both claims at `rows` ended calls. */
 async function atSize(driver: Driver, store: Store, rows: number): Promise<ClaimSamples> {
-  const connection = await connectInMemory('modern', {
-    capabilities: { elicitation: { form: {} } },
-  });
+  // Durable calls ask no one in process: the bridge's waitFor is never called.
+  const connection = await connectInMemory(
+    'modern',
+    { capabilities: { elicitation: { form: {} } } },
+    (client) => attachWaitFor(client, { waitFor: neverAsked, modes: ['form'] }),
+  );
   try {
-    const clientFor = () => connection.client;
+    const clientFor = () => connection.bridge!;
     const worker = store.durableCalls({ clientFor, leaseMs: LEASE_MS });
     const empty = await timed(EMPTY_CLAIMS, () => worker.work());
     worker.close();

@@ -5,9 +5,10 @@
  * raw NOTIFY → LISTEN round trip between two pg connections. Sampled alternately, one at a time.
  */
 import { accept, type Request } from '@waitfor/core';
+import { attachWaitFor } from '@waitfor/mcp-bridge';
 import { createStore, postgresDriver, type Store } from '@waitfor/store';
 import pg from 'pg';
-import { connectInMemory, textOf, type BenchConnection } from './benchServer';
+import { connectInMemory, neverAsked, textOf, type BenchConnection } from './benchServer';
 import { countingDriver, type CountingDriver, type StatementCount } from './countingDriver';
 import { until } from './inboxQuestions';
 import { bounded } from './bounded';
@@ -59,14 +60,17 @@ async function openHosts(connectionString: string) {
   for (const instance of ['a', 'b']) {
     const counter = countingDriver(await postgresDriver({ connectionString }));
     const store = await createStore({ driver: counter.driver, instance, pollMs: 0 });
-    const connection = await connectInMemory('modern', {
-      capabilities: { elicitation: { form: {} } },
-    });
+    // Durable calls ask no one in process: the bridge's waitFor is never called.
+    const connection = await connectInMemory(
+      'modern',
+      { capabilities: { elicitation: { form: {} } } },
+      (client) => attachWaitFor(client, { waitFor: neverAsked, modes: ['form'] }),
+    );
     opened.push({ store, counter, connection });
   }
   const [a, b] = opened as [(typeof opened)[0], (typeof opened)[0]];
-  const callsA = a.store.durableCalls({ clientFor: () => a.connection.client, work: false });
-  b.store.durableCalls({ clientFor: () => b.connection.client });
+  const callsA = a.store.durableCalls({ clientFor: () => a.connection.bridge!, work: false });
+  b.store.durableCalls({ clientFor: () => b.connection.bridge! });
   const inboxA = await a.store.inbox('resume');
   const seen = new Set<string>();
   return {

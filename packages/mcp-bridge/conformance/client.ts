@@ -8,8 +8,8 @@
  */
 import type { Answer, Request, WaitFor } from '@waitfor/core';
 import { accept, decline } from '@waitfor/core';
-import type { Connection, HttpTarget } from '../index';
-import { connect } from '../index';
+import type { Connection, HttpTarget } from '../src/index';
+import { connect } from '../src/index';
 import { headlessOAuth } from './headlessOAuth';
 
 // src compiles without Node types (tsconfig `types: []`), so the CLI reads the slice of `process`

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, test } from 'vitest';
 
 const suitePackage = '@modelcontextprotocol/conformance@0.2.0-alpha.12';
-const tsx = fileURLToPath(new URL('../../../../node_modules/.bin/tsx', import.meta.url));
+const tsx = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));
 const tsconfig = fileURLToPath(new URL('./tsx.tsconfig.json', import.meta.url));
 const client = fileURLToPath(new URL('./client.ts', import.meta.url));
 

@@ -25,6 +25,7 @@ import {
   type FormLimits,
   type FormSchema,
 } from '@waitfor/core/form';
+import { reportCheck, type AskHooks } from './askHooks';
 import { abortedError, BridgeError, messageOf } from './bridgeError';
 import { hostSignal, isAborted } from '@waitfor/runtime';
 import {
@@ -35,11 +36,7 @@ import {
   type ElicitResult,
 } from './mapping';
 
-/** Lifecycle hooks the attachment uses for its events and open-request list. */
-export interface AskHooks {
-  request?(request: Request): void;
-  answer?(request: Request, answer: Answer): void;
-}
+export type { AskHooks } from './askHooks';
 
 /** Everything askPerson needs besides the params. */
 export interface AskContext {
@@ -223,7 +220,7 @@ export async function askPerson(
   let request = context.rewrite === undefined ? first : context.rewrite(first);
   for (let attempt = 1; ; attempt += 1) {
     const answer = await askOnce(request, context);
-    const settled = settle(question, answer);
+    const settled = reportCheck(context.hooks, request, answer, settle(question, answer));
     if ('result' in settled) return settled.result;
     if (attempt >= context.maxAttempts) return { action: 'cancel' };
     request = {

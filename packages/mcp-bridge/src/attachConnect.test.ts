@@ -11,7 +11,7 @@ import { accept } from '@waitfor/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEagerPushServer, type EagerPushServer } from './__fixtures__/eagerPushServer';
 import { scriptedPerson } from './__fixtures__/clients';
-import { attachWaitFor, BridgeError, callTool, elicitationCapabilities } from './index';
+import { attachWaitFor, BridgeError, elicitationCapabilities } from './index';
 
 describe('v1 client: attach, then connect at once', () => {
   let server: EagerPushServer;
@@ -46,12 +46,13 @@ describe('v1 client: attach, then connect at once', () => {
     expect(person.seen.map((request) => request.prompt)).toEqual(['Confirm at once?']);
   });
 
-  it('uses the v1Schemas of a later attach even when the client was looked up before', async () => {
+  it('uses the v1Schemas of a later attach even when the client was attached before', async () => {
     const person = scriptedPerson((request) => accept(request, { confirmed: true }));
     const client = newClient({ waitFor: person.waitFor, sampling: true });
-    // A first lookup of the client without schemas (a call on a client not connected yet).
-    const early = await callTool(client, { name: 'anything' }).catch((error: unknown) => error);
-    expect(BridgeError.isInstance(early) && early.code).toBe('invalid_options');
+    // A first bridge on the client, without schemas (they load lazily), detached before connect.
+    const first = attachWaitFor(client, { waitFor: person.waitFor });
+    await first.ready;
+    first.detach();
     const attachment = attachWaitFor(client, {
       waitFor: person.waitFor,
       sampling: async () => ({}),

@@ -1,7 +1,8 @@
 /**
- * The bridge a host holds: `attachWaitFor(client, options)` (alias `createBridge`) attaches a
- * host's waitFor to an MCP client of either SDK generation and returns one object that owns the
- * client's port, the open questions and their events, the call methods and `detach`.
+ * The bridge a host holds: `attachWaitFor(client, options)` attaches a host's waitFor to an MCP
+ * client of either SDK generation and returns one object that owns the client's port, the open
+ * questions and their events, the call methods and `detach`. Calls go through the bridge's methods
+ * (or a `connect` connection's, which are the same): nothing is kept per client anywhere else.
  *
  * Invariants: the client declares elicitation only for the modes served (registered before connect
  * when the client is not connected yet); pushed `elicitation/create` (legacy era) and the v2 SDK's
@@ -22,20 +23,17 @@ import {
 } from './bridgeState';
 import {
   bridgeCall,
-  resumeOn,
+  resumeCall,
   type BridgeCall,
   type CallTarget,
   type PromptParams,
   type ResourceParams,
   type ToolParams,
 } from './calls';
-import { countOption, type DurableOutcome, type ResumeOptions } from './callOptions';
+import { countOption, type ResumeOptions } from './callOptions';
 import { elicitationCapabilities, servedModes, type ElicitationMode } from './capabilities';
-import type { ClientPort, V1Schemas } from './clientPort';
-import type { Era } from './eras/era';
-import { eraFor } from './eras';
-import { createQuestionLinks } from './eras/legacy/questionLinks';
-import type { Suspension } from './eras/modern/suspension';
+import { createClientPort, type ClientPort, type V1Schemas } from './clientPort';
+import { eraFor, type Era } from './eras';
 import {
   hostQuestions,
   type BridgeEvents,
@@ -45,7 +43,8 @@ import {
 import { registerHandlers } from './inbound';
 import { resolveLimits, type BridgeLimits } from './limits';
 import type { ListMethod, ProtocolEra } from './protocol';
-import { entryOf } from './registry';
+import { createQuestionLinks } from './questionLinks';
+import type { DurableOutcome, Suspension } from './types';
 
 export type { RootsHandler, SamplingHandler } from './bridgeState';
 
@@ -112,7 +111,7 @@ export interface Bridge extends Attachment {
   listResources(options?: ListOptions): Promise<Record<string, unknown>>;
   /** Requests handed to waitFor and not yet settled. */
   openRequests(): readonly Request[];
-  /** Subscribe to 'request', 'answer' or 'close'; returns unsubscribe. */
+  /** Subscribe to 'request', 'answer', 'verdict' or 'close'; returns unsubscribe. */
   on<E extends keyof BridgeEvents>(
     event: E,
     listener: (value: BridgeEvents[E]) => void,
@@ -148,6 +147,9 @@ function createHost(
     },
     get serverName() {
       return serverNameOf(port, settings.serverName);
+    },
+    get protocolVersion() {
+      return port.protocolVersion();
     },
     waitFor: settings.waitFor,
     modes,
@@ -223,8 +225,9 @@ function extensionLifecycle(host: ExtensionHost, extensions: readonly BridgeExte
 /** Attach `options.waitFor` to an MCP client (v1 or v2) and return the bridge; call before connect so capabilities are declared. */
 export function attachWaitFor(client: object, options: AttachOptions): Bridge {
   const settings = checkAttachOptions(options);
-  const entry = entryOf(client, options.v1Schemas);
-  const { port } = entry;
+  // The bridge's own view of the client (one per attachment; a later attach makes its own).
+  const port = createClientPort(client);
+  if (options.v1Schemas) port.useSchemas?.(options.v1Schemas);
   const capabilities = elicitationCapabilities(options);
   // The modes those capabilities declare (options.waitFor is checked, so every served one).
   const modes = servedModes(options.modes);
@@ -249,7 +252,6 @@ export function attachWaitFor(client: object, options: AttachOptions): Bridge {
   const unchain = chainOnClose(client, closed);
   const lifecycle = extensionLifecycle(host, settings.extensions);
   const ready = registerHandlers(state, chooser.era).then(lifecycle.setup);
-  entry.bridge = state;
   // Keep an unobserved failure (v1 without schemas) from becoming an unhandled rejection; callers await `ready`.
   ready.catch(() => undefined);
 
@@ -284,7 +286,7 @@ export function attachWaitFor(client: object, options: AttachOptions): Bridge {
     getPrompt: bridgeCall<PromptParams>('prompts/get', target),
     readResource: bridgeCall<ResourceParams>('resources/read', target),
     resume: (suspension, answers, resumeOptions) =>
-      resumeOn(target, suspension, answers, resumeOptions),
+      resumeCall(target, suspension, answers, resumeOptions),
     listTools: list('tools/list'),
     listPrompts: list('prompts/list'),
     listResources: list('resources/list'),
@@ -293,7 +295,6 @@ export function attachWaitFor(client: object, options: AttachOptions): Bridge {
     detach: () => {
       if (detached) return;
       detached = true;
-      if (entry.bridge === state) entry.bridge = undefined;
       unchain();
       // Nobody will serve the answers any more: close every open question (each is answered cancel).
       state.links.abortAll(new BridgeError('aborted', 'The bridge was detached'));
@@ -302,6 +303,3 @@ export function attachWaitFor(client: object, options: AttachOptions): Bridge {
     },
   };
 }
-
-/** Create the bridge a host holds for `client` (the same as `attachWaitFor`). */
-export const createBridge = attachWaitFor;

@@ -1,8 +1,8 @@
 /**
  * The bridge a host holds: `attachWaitFor` returns one object whose call, resume and list methods,
  * `openRequests`, `on` and `detach` belong to that client — against the real dual-era server over
- * Streamable HTTP, with a v2 client in each era and a v1 client. The free functions stay thin
- * wrappers over the same object.
+ * Streamable HTTP, with a v2 client in each era and a v1 client. Calls go through that object's
+ * methods only (there is no other way to call).
  */
 import { accept, type Request } from '@waitfor/core';
 import { describe, expect, it } from 'vitest';
@@ -13,14 +13,7 @@ import {
   useDualEraServer,
   type ClientKind,
 } from './__fixtures__/clients';
-import {
-  attachWaitFor,
-  BridgeError,
-  callTool,
-  createBridge,
-  type Bridge,
-  type BridgeErrorCode,
-} from './index';
+import { BridgeError, type Bridge, type BridgeErrorCode } from './index';
 
 const server = useDualEraServer();
 
@@ -91,13 +84,13 @@ describe.each(cases)('the bridge object, %s client', (kind, era) => {
     }
   });
 
-  it('the free function callTool(client, …) goes through the same bridge', async () => {
+  it("a call's questions are the bridge's own: its 'request' events name each one", async () => {
     const person = scriptedPerson((request) => accept(request, { name: 'Grace' }));
-    const { client, bridge, close } = await open(person.waitFor);
+    const { bridge, close } = await open(person.waitFor);
     const seen: string[] = [];
     const stop = bridge.on('request', (request) => seen.push(request.id));
     try {
-      expect(textOf(await callTool(client, { name: 'ask_form' }))).toBe('accept:{"name":"Grace"}');
+      expect(textOf(await bridge.callTool({ name: 'ask_form' }))).toBe('accept:{"name":"Grace"}');
       expect(seen).toEqual(person.seen.map((request) => request.id));
     } finally {
       stop();
@@ -121,11 +114,5 @@ describe.each(cases)('the bridge object, %s client', (kind, era) => {
     } finally {
       await close();
     }
-  });
-});
-
-describe('createBridge', () => {
-  it('is attachWaitFor', () => {
-    expect(createBridge).toBe(attachWaitFor);
   });
 });

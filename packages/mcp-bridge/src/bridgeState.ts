@@ -4,10 +4,10 @@
  */
 import type { AbortSignalLike, Request, RequestOrigin, WaitFor } from '@waitfor/core';
 import { createListeners, type Listeners } from '@waitfor/runtime';
-import type { AskHooks } from './askPerson';
+import { refusalOf, type AskHooks } from './askHooks';
 import type { ElicitationMode } from './capabilities';
 import type { ClientPort } from './clientPort';
-import type { QuestionLinks } from './eras/legacy/questionLinks';
+import type { QuestionLinks } from './questionLinks';
 import type { BridgeEvents, BridgeExtension, ExtensionHost } from './extension';
 import type { BridgeLimits } from './limits';
 
@@ -66,6 +66,7 @@ export function createRequestTracker(): RequestTracker {
   const listeners: RequestTracker['listeners'] = {
     request: createListeners(),
     answer: createListeners(),
+    verdict: createListeners(),
     close: createListeners(),
   };
   return {
@@ -77,8 +78,12 @@ export function createRequestTracker(): RequestTracker {
         listeners.request.emit(request);
       },
       answer: (request, answer) => {
-        if (open.delete(request)) listeners.answer.emit({ request, answer });
+        if (!open.delete(request)) return;
+        listeners.answer.emit({ request, answer });
+        // A refusal needs no check: its verdict is its reason, said with it.
+        if (!answer.ok) listeners.verdict.emit({ request, answer, verdict: refusalOf(answer) });
       },
+      verdict: (request, answer, verdict) => listeners.verdict.emit({ request, answer, verdict }),
     },
   };
 }

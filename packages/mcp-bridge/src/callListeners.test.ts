@@ -8,7 +8,7 @@
 import { accept, createInbox } from '@waitfor/core';
 import { describe, expect, it } from 'vitest';
 import { bridgePaths, openClient, textOf } from './__fixtures__/clients';
-import { BridgeError, callTool } from './index';
+import { BridgeError } from './index';
 import { recordProcessWarnings } from './__fixtures__/processWarnings';
 
 const CALLS = 1_000;
@@ -28,7 +28,7 @@ const processWarnings = async () =>
 describe.each(bridgePaths)('%s, %s client (%s era)', (path, kind, era) => {
   it(`holds ${CALLS} concurrent calls without a process warning`, async () => {
     const inbox = createInbox();
-    const { client, close } = await openClient(kind, 'stdio', {}, { waitFor: inbox.waitFor }, path);
+    const { bridge, close } = await openClient(kind, 'stdio', {}, { waitFor: inbox.waitFor }, path);
     try {
       // Every call stays in flight on its open question until all of them are open. The calls go
       // out, and are answered, a few at a time: the SDKs' stdio transports add a 'drain' listener
@@ -37,7 +37,7 @@ describe.each(bridgePaths)('%s, %s client (%s era)', (path, kind, era) => {
       let settled = 0;
       for (let start = 0; start < CALLS; start += STEP) {
         for (let index = start; index < start + STEP; index += 1) {
-          const call = callTool(client, { name: 'ask_form' });
+          const call = bridge.callTool({ name: 'ask_form' });
           calls.push(call);
           void call.finally(() => (settled += 1)).catch(() => undefined);
         }
@@ -60,7 +60,7 @@ describe.each(bridgePaths)('%s, %s client (%s era)', (path, kind, era) => {
 
   it(`detaching ends ${WAITING} calls waiting on the person, without a process warning`, async () => {
     const inbox = createInbox();
-    const { client, attachment, close } = await openClient(
+    const { attachment, bridge, close } = await openClient(
       kind,
       'stdio',
       {},
@@ -69,7 +69,7 @@ describe.each(bridgePaths)('%s, %s client (%s era)', (path, kind, era) => {
     );
     try {
       const calls = Array.from({ length: WAITING }, () =>
-        callTool(client, { name: 'ask_form' }).then(textOf, (caught: unknown) => caught),
+        bridge.callTool({ name: 'ask_form' }).then(textOf, (caught: unknown) => caught),
       );
       await expect.poll(() => inbox.getSnapshot().length, WAIT).toBe(WAITING);
       attachment.detach();

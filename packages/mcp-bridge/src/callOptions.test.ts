@@ -14,7 +14,7 @@ import {
   type ClientKind,
   useDualEraServer,
 } from './__fixtures__/clients';
-import { BridgeError, callTool } from './index';
+import { BridgeError } from './index';
 
 const server = useDualEraServer();
 
@@ -48,9 +48,8 @@ describe.each<[ClientKind, 'legacy' | 'modern']>([
       'http',
       { url: server.url },
       { waitFor: attached.waitFor, maxAttempts: 3 },
-      async (client) => {
-        const result = await callTool(
-          client,
+      async (client, bridge) => {
+        const result = await bridge.callTool(
           { name: 'ask_form' },
           { waitFor: own.waitFor, serverName: 'Booking desk' },
         );
@@ -62,8 +61,7 @@ describe.each<[ClientKind, 'legacy' | 'modern']>([
 
         // maxAttempts 1: the first invalid form ends the question; the attachment's 3 would re-ask.
         const invalid = scriptedPerson((request) => accept(request, { name: '' }));
-        const cancelled = await callTool(
-          client,
+        const cancelled = await bridge.callTool(
           { name: 'ask_form' },
           { waitFor: invalid.waitFor, maxAttempts: 1 },
         );
@@ -71,7 +69,7 @@ describe.each<[ClientKind, 'legacy' | 'modern']>([
         expect(invalid.seen).toHaveLength(1);
 
         // serverName '' counts as unset: the person sees the server's own name, never an empty one.
-        await callTool(client, { name: 'ask_form' }, { serverName: '' });
+        await bridge.callTool({ name: 'ask_form' }, { serverName: '' });
         expect(attached.seen[0]?.data?.origin?.server).toBe('dual-era-fixture');
       },
     );
@@ -84,8 +82,8 @@ describe.each<[ClientKind, 'legacy' | 'modern']>([
       'http',
       { url: server.url },
       { waitFor: person.waitFor, serverName: '' },
-      async (client) => {
-        await callTool(client, { name: 'ask_form' });
+      async (client, bridge) => {
+        await bridge.callTool({ name: 'ask_form' });
         expect(person.seen[0]?.data?.origin?.server).toBe('dual-era-fixture');
       },
     );
@@ -98,13 +96,13 @@ describe.each<[ClientKind, 'legacy' | 'modern']>([
       'http',
       { url: server.url },
       { waitFor: attached.waitFor },
-      async (client) => {
+      async (client, bridge) => {
         // A plain call holds a question open; then a call with its own waitFor starts.
-        const first = callTool(client, { name: 'ask_form' });
+        const first = bridge.callTool({ name: 'ask_form' });
         await expect.poll(() => attached.seen.length).toBe(1);
         const own = heldPerson('Own');
         const sentBefore = server.received.length;
-        const second = callTool(client, { name: 'ask_form' }, { waitFor: own.waitFor });
+        const second = bridge.callTool({ name: 'ask_form' }, { waitFor: own.waitFor });
         if (era === 'legacy') {
           // A push would name neither call: refused before anything is sent.
           const error = await failure(second);
@@ -123,10 +121,10 @@ describe.each<[ClientKind, 'legacy' | 'modern']>([
 
         // The other way round: while a call with its own waitFor runs, a plain call waits its turn.
         const alone = heldPerson('Alone');
-        const third = callTool(client, { name: 'ask_form' }, { waitFor: alone.waitFor });
+        const third = bridge.callTool({ name: 'ask_form' }, { waitFor: alone.waitFor });
         await expect.poll(() => alone.seen.length).toBe(1);
         const sentDuring = server.received.length;
-        const fourth = failure(callTool(client, { name: 'slow', arguments: { ms: 1 } }));
+        const fourth = failure(bridge.callTool({ name: 'slow', arguments: { ms: 1 } }));
         if (era === 'legacy') {
           expect(await fourth).toMatchObject({ code: 'invalid_options' });
           expect(server.received.length).toBe(sentDuring);
@@ -141,7 +139,7 @@ describe.each<[ClientKind, 'legacy' | 'modern']>([
 
   it('what a call cannot honour is refused before anything is sent', async () => {
     const person = scriptedPerson((request) => accept(request, { name: 'Ada' }));
-    const { client, attachment, close } = await openClient(
+    const { attachment, bridge, close } = await openClient(
       kind,
       'http',
       { url: server.url },
@@ -151,8 +149,8 @@ describe.each<[ClientKind, 'legacy' | 'modern']>([
       const sentBefore = server.received.length;
       const sampling = async () => ({ role: 'assistant', content: {}, model: 'm' });
       const attempts: Array<[string, Promise<unknown>]> = [
-        ['sampling', callTool(client, { name: 'ask_form' }, { sampling })],
-        ['roots', callTool(client, { name: 'ask_form' }, { roots: async () => ({ roots: [] }) })],
+        ['sampling', bridge.callTool({ name: 'ask_form' }, { sampling })],
+        ['roots', bridge.callTool({ name: 'ask_form' }, { roots: async () => ({ roots: [] }) })],
       ];
       for (const [label, attempt] of attempts) {
         const error = await failure(attempt);
@@ -162,7 +160,7 @@ describe.each<[ClientKind, 'legacy' | 'modern']>([
       // Either era: a call's own maxAttempts is a count, as the attachment's (NaN would re-ask an
       // invalid form without end).
       for (const maxAttempts of [0, 1.5, Number.NaN]) {
-        const error = await failure(callTool(client, { name: 'ask_form' }, { maxAttempts }));
+        const error = await failure(bridge.callTool({ name: 'ask_form' }, { maxAttempts }));
         expect(error, String(maxAttempts)).toMatchObject({ code: 'invalid_options' });
         expect((error as Error).message).toMatch(/maxAttempts must be an integer/);
       }
@@ -170,7 +168,7 @@ describe.each<[ClientKind, 'legacy' | 'modern']>([
 
       // Either era: a mode the client never declared cannot be asked (modern servers check the
       // capabilities sent with each request, so it would only fail there).
-      const undeclared = await failure(callTool(client, { name: 'ask_url' }, { modes: ['url'] }));
+      const undeclared = await failure(bridge.callTool({ name: 'ask_url' }, { modes: ['url'] }));
       expect(undeclared).toMatchObject({ code: 'invalid_options' });
       expect((undeclared as Error).message).toMatch(/Undeclared modes/);
       if (era === 'legacy') expect(server.received.length).toBe(sentBefore);
@@ -179,7 +177,7 @@ describe.each<[ClientKind, 'legacy' | 'modern']>([
       attachment.detach();
       const sentDetached = server.received.length;
       const own = scriptedPerson((request) => accept(request, { name: 'Own' }));
-      const detached = callTool(client, { name: 'ask_form' }, { waitFor: own.waitFor });
+      const detached = bridge.callTool({ name: 'ask_form' }, { waitFor: own.waitFor });
       if (era === 'legacy') {
         const error = await failure(detached);
         expect(error).toMatchObject({ code: 'invalid_options' });
@@ -204,17 +202,16 @@ describe("a call's own modes: the bridge's refusal where the SDK's gate passes",
         'stdio',
         { args: [v1PushFixture] },
         { waitFor: person.waitFor },
-        async (client) => {
+        async (client, bridge) => {
           // url is declared, so the SDK hands the push to the bridge, which refuses it for this call.
-          const refused = await callTool(
-            client,
+          const refused = await bridge.callTool(
             { name: 'push', arguments: { mode: 'url' } },
             { modes: ['form'] },
           );
           expect(textOf(refused)).toBe('error:-32602');
           expect(person.seen).toHaveLength(0);
           // The same push on a call that serves url reaches the person.
-          expect(textOf(await callTool(client, { name: 'push', arguments: { mode: 'url' } }))).toBe(
+          expect(textOf(await bridge.callTool({ name: 'push', arguments: { mode: 'url' } }))).toBe(
             'accept',
           );
           expect(person.seen).toHaveLength(1);
@@ -230,8 +227,8 @@ describe("a call's own modes: the bridge's refusal where the SDK's gate passes",
       'http',
       { url: server.url },
       { waitFor: person.waitFor },
-      async (client) => {
-        const error = await failure(callTool(client, { name: 'ask_url' }, { modes: ['form'] }));
+      async (client, bridge) => {
+        const error = await failure(bridge.callTool({ name: 'ask_url' }, { modes: ['form'] }));
         expect(error).toMatchObject({ code: 'unsupported_input_request' });
         expect(person.seen).toHaveLength(0);
       },

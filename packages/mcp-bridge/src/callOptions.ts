@@ -13,16 +13,9 @@ import {
 } from './bridgeState';
 import { servedModes, type ElicitationMode } from './capabilities';
 import type { ClientPort } from './clientPort';
-import type { Suspension } from './eras/modern/suspension';
 import type { BridgeExtension } from './extension';
 import { defaultBridgeLimits, resolveLimits, type BridgeLimits } from './limits';
-
-/** One progress notification of a call, as the server sent it. */
-export interface CallProgress {
-  progress: number;
-  total?: number;
-  message?: string;
-}
+import type { CallProgress } from './types';
 
 /** Options of a bridge call. Unset ones come from the client's attachment. */
 export interface CallOptions {
@@ -71,10 +64,6 @@ export interface DurableCallOptions extends CallOptions {
 export interface ResumeOptions extends CallOptions {
   durable?: boolean;
 }
-
-/** The result of a durable call: finished, or suspended until `resume`. */
-export type DurableOutcome<T = Record<string, unknown>> =
-  { status: 'complete'; result: T } | { status: 'suspended'; suspension: Suspension };
 
 /** @internal One call's options, its own else its bridge's. */
 export interface CallSettings {

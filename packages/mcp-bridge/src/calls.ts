@@ -1,12 +1,14 @@
 /**
- * tools/call, prompts/get and resources/read through the bridge, in either era, and `resume`.
+ * tools/call, prompts/get and resources/read through a bridge, in either era, and `resume`.
  *
- * One path for both eras: the options are resolved (the call's own, else its bridge's), the era
- * chosen for the connection checks them and runs the call (`eras/legacy/call.ts`: one SDK call
- * whose pushed questions the attached handler answers; `eras/modern/call.ts`: the bridge's own
- * input_required loop, or a durable suspension), inside the extensions' `aroundCall` hooks.
+ * One path for both eras, and nothing here knows either: the options are resolved (the call's own,
+ * else its bridge's), the era chosen for the connection checks them and runs the call
+ * (`eras/legacy/call.ts`: one SDK call whose pushed questions the attached handler answers;
+ * `eras/modern/call.ts`: the bridge's own input_required loop, or a durable suspension), inside
+ * the extensions' `aroundCall` hooks. A resume is checked by its era (`eras/modern/resume.ts`) and
+ * then runs down the same path.
  */
-import type { AbortSignalLike, Answer } from '@waitfor/core';
+import type { Answer } from '@waitfor/core';
 import { BridgeError, toBridgeError } from './bridgeError';
 import type { BridgeState } from './bridgeState';
 import {
@@ -14,29 +16,36 @@ import {
   noWaitFor,
   resolveCall,
   type CallOptions,
-  type CallSettings,
   type DurableCallOptions,
-  type DurableOutcome,
   type ResumeOptions,
 } from './callOptions';
 import type { ClientPort } from './clientPort';
-import type { CallJob, CallOutcome } from './eras/era';
-import { eraFor } from './eras';
-import { originalParams, type LoopStart } from './eras/modern/call';
-import { resolveRound } from './eras/modern/round';
-import { elicitationResponses, parseSuspension, type Suspension } from './eras/modern/suspension';
+import { eraFor, type CallJob, type Era } from './eras';
 import type { BridgeExtension, CallInfo } from './extension';
 import { resolveLimits } from './limits';
-import type { CallMethod } from './protocol';
-import { entryOf } from './registry';
+import type { CallMethod, ProtocolEra } from './protocol';
+import type { CallOutcome, DurableOutcome } from './types';
 
-export type { CallOptions, DurableCallOptions, DurableOutcome, ResumeOptions } from './callOptions';
+export type { CallOptions, DurableCallOptions, ResumeOptions } from './callOptions';
 
-/** @internal What a call goes through: a client's port and the bridge attached to it, if any. */
+/** @internal What a call goes through: its bridge's port, and the bridge while it is attached. */
 export interface CallTarget {
   readonly port: ClientPort;
   readonly bridge: BridgeState | undefined;
 }
+
+/** A bridge call on the bridge's own client: durable options may return a suspension. */
+export interface BridgeCall<P> {
+  (params: P, options: DurableCallOptions): Promise<DurableOutcome>;
+  (params: P, options?: CallOptions & { durable?: false }): Promise<Record<string, unknown>>;
+}
+
+/** Params of tools/call. */
+export type ToolParams = { name: string; arguments?: Record<string, unknown> };
+/** Params of prompts/get. */
+export type PromptParams = { name: string; arguments?: Record<string, string> };
+/** Params of resources/read. */
+export type ResourceParams = { uri: string };
 
 /** `last` inside the extensions' aroundCall hooks, the first extension outermost. */
 function around(
@@ -54,21 +63,32 @@ function around(
   return last();
 }
 
-/** @internal Run one bridge call on `target`; `start` resumes a suspended one. */
-export async function runCall(
-  targetOf: () => CallTarget,
+/** The original params of a call, without the keys the modern loop owns. */
+function originalParams(params: Record<string, unknown>): Record<string, unknown> {
+  const { inputResponses: _responses, requestState: _state, ...rest } = params;
+  return rest;
+}
+
+/** The era `target`'s connection negotiated; throws 'invalid_options' before it connected. */
+function negotiatedEra(target: CallTarget): ProtocolEra {
+  const negotiated = target.port.era();
+  if (negotiated === undefined) throw new BridgeError('invalid_options', 'Not connected');
+  return negotiated;
+}
+
+/** One call checked and resolved into the job its era runs; throws before anything is sent. */
+function prepareCall(
+  target: CallTarget,
   method: CallMethod,
   params: Record<string, unknown>,
   options: CallOptions & { durable?: boolean },
-  start?: (settings: CallSettings) => Promise<LoopStart>,
-): Promise<CallOutcome> {
+  start: CallJob['start'],
+): [Era, CallJob] {
   if (typeof params !== 'object' || params === null)
     throw new BridgeError('invalid_options', 'params must be an object');
   const { maxRounds, timeout } = checkNumbers(options);
   const durable = options.durable === true;
-  const target = targetOf();
-  const negotiated = target.port.era();
-  if (negotiated === undefined) throw new BridgeError('invalid_options', 'Not connected');
+  const negotiated = negotiatedEra(target);
   const era = eraFor(negotiated);
   if (!era.durable && (durable || start !== undefined)) {
     throw new BridgeError('durable_unsupported', 'durable needs a modern-era connection');
@@ -85,16 +105,18 @@ export async function runCall(
     signal: options.signal,
     host: settings.bridge?.host,
   };
-  const job: CallJob = {
-    settings,
-    options,
-    info,
-    timeout,
-    maxRounds,
-    durable,
-    own,
-    start,
-  };
+  return [era, { settings, options, info, timeout, maxRounds, durable, own, start }];
+}
+
+/** @internal Run one bridge call on `target` (read once, when the call starts). */
+export async function runCall(
+  targetOf: () => CallTarget,
+  method: CallMethod,
+  params: Record<string, unknown>,
+  options: CallOptions & { durable?: boolean },
+  start?: CallJob['start'],
+): Promise<CallOutcome> {
+  const [era, job] = prepareCall(targetOf(), method, params, options, start);
   // The bridge's own failures become BridgeErrors here; what an extension throws reaches the caller
   // unchanged, so an extension's typed errors stay typed.
   const last = () =>
@@ -103,34 +125,11 @@ export async function runCall(
     });
   const end = era.beginCall?.(job);
   try {
-    return era.outcome(await around(settings.extensions, info, last));
+    return era.outcome(await around(job.settings.extensions, job.info, last));
   } finally {
     end?.();
   }
 }
-
-/** A bridge call on a client (callTool, getPrompt, readResource): durable options may return a suspension. */
-export interface CallFunction<P> {
-  (client: object, params: P, options: DurableCallOptions): Promise<DurableOutcome>;
-  (
-    client: object,
-    params: P,
-    options?: CallOptions & { durable?: false },
-  ): Promise<Record<string, unknown>>;
-}
-
-/** A bridge call on the bridge's own client: durable options may return a suspension. */
-export interface BridgeCall<P> {
-  (params: P, options: DurableCallOptions): Promise<DurableOutcome>;
-  (params: P, options?: CallOptions & { durable?: false }): Promise<Record<string, unknown>>;
-}
-
-/** Params of tools/call. */
-export type ToolParams = { name: string; arguments?: Record<string, unknown> };
-/** Params of prompts/get. */
-export type PromptParams = { name: string; arguments?: Record<string, string> };
-/** Params of resources/read. */
-export type ResourceParams = { uri: string };
 
 /** @internal The call method `method` on `target` (read when called: a bridge detaches). */
 export const bridgeCall = <P extends object>(method: CallMethod, target: () => CallTarget) =>
@@ -140,75 +139,22 @@ export const bridgeCall = <P extends object>(method: CallMethod, target: () => C
       options.durable === true ? outcome : (outcome as { result: unknown }).result,
     )) as BridgeCall<P>;
 
-const callFunction = <P extends object>(method: CallMethod) =>
-  ((client: object, params: P, options?: CallOptions) =>
-    bridgeCall<P>(method, () => entryOf(client))(
-      params,
-      options as CallOptions,
-    )) as CallFunction<P>;
-
-/** Call a tool; the person answers any question through waitFor. Durable: may return a suspension. */
-export const callTool = callFunction<ToolParams>('tools/call');
-
-/** Get a prompt; the person answers any question through waitFor. Durable: may return a suspension. */
-export const getPrompt = callFunction<PromptParams>('prompts/get');
-
-/** Read a resource; the person answers any question through waitFor. Durable: may return a suspension. */
-export const readResource = callFunction<ResourceParams>('resources/read');
-
-/** @internal Finish a suspended call on `target` (see `resume`). */
-export async function resumeOn(
+/**
+ * @internal Finish a suspended call on `target` with the person's Answers: its era checks both
+ * (nothing is sent when they do not fit), then the call runs as any other, durable by default.
+ */
+export async function resumeCall(
   targetOf: () => CallTarget,
-  suspension: Suspension,
+  suspension: unknown,
   answers: readonly Answer[],
   options: ResumeOptions = {},
 ): Promise<DurableOutcome> {
-  const limits = resolveLimits(targetOf().bridge?.settings.limits, options.limits);
-  const checked = parseSuspension(suspension, limits);
-  const responses = elicitationResponses(checked, answers, limits);
+  const target = targetOf();
+  const era = eraFor(negotiatedEra(target));
+  if (era.resume === undefined)
+    throw new BridgeError('durable_unsupported', 'resume needs a modern-era connection');
+  const limits = resolveLimits(target.bridge?.settings.limits, options.limits);
+  const resumed = era.resume(suspension, answers, limits);
   const durable = options.durable ?? true;
-  return runCall(
-    targetOf,
-    checked.method,
-    checked.params,
-    { ...options, durable },
-    async (settings) => ({
-      params: checked.params,
-      round: checked.round,
-      retry: {
-        responses: { ...responses, ...(await hostResponses(checked, settings, options.signal)) },
-        requestState: checked.requestState,
-      },
-    }),
-  );
-}
-
-/**
- * Finish a suspended call with the person's Answers (one per pending Request), from any client
- * connected to the same server (a fresh one, another process). May suspend again on a further round.
- */
-export async function resume(
-  client: object,
-  suspension: Suspension,
-  answers: readonly Answer[],
-  options: ResumeOptions = {},
-): Promise<DurableOutcome> {
-  return resumeOn(() => entryOf(client), suspension, answers, options);
-}
-
-/**
- * Host-handled inputRequests (sampling, roots) of a suspension, answered at resume as the loop
- * answers a round (all checked first, then concurrently).
- */
-function hostResponses(suspension: Suspension, settings: CallSettings, signal?: AbortSignalLike) {
-  const hostRequests = Object.entries(suspension.inputRequests).filter(
-    ([, entry]) => entry.method !== 'elicitation/create',
-  );
-  return resolveRound(Object.fromEntries(hostRequests), {
-    handlers: settings,
-    modes: settings.modes,
-    maxAttempts: 1,
-    origin: { server: settings.serverName, era: 'modern' },
-    signal,
-  });
+  return runCall(targetOf, resumed.method, resumed.params, { ...options, durable }, resumed.start);
 }

@@ -26,12 +26,13 @@ import {
   type ListOptions,
 } from './attachWaitFor';
 import { BridgeError, messageOf } from './bridgeError';
-import type { CallOptions, DurableCallOptions, DurableOutcome, ResumeOptions } from './calls';
-import type { Suspension } from './eras/modern/suspension';
+import type { CallOptions, DurableCallOptions, ResumeOptions } from './callOptions';
+import type { DurableOutcome } from './types';
+import type { Suspension } from './types';
 import { MODERN_PROTOCOL_VERSION, type ProtocolEra } from './protocol';
 import { backoffDelay, type ReconnectOptions } from './connect/backoff';
 import { guardWaitFor } from './connect/guardedWaitFor';
-import { createConnectionState, type ConnectionState } from './connect/state';
+import { createConnectionStore, type ConnectionStore } from './connect/state';
 
 /** Which era to speak: negotiate (`auto`, default), or pin one. */
 export type EraChoice = 'auto' | ProtocolEra;
@@ -77,7 +78,7 @@ export interface Connection {
   /** The bridge attached to the client (open Requests, events). */
   readonly attachment: Attachment & Pick<Bridge, 'openRequests' | 'on'>;
   /** connecting → connected ⇄ reconnecting → closed, for a UI (`getSnapshot`/`subscribe`). */
-  readonly state: ConnectionState;
+  readonly state: ConnectionStore;
   callTool(
     params: { name: string; arguments?: Record<string, unknown> },
     options: DurableCallOptions,
@@ -179,7 +180,7 @@ export async function connectWith(
     // No capabilities here: attachWaitFor declares them (registered before connect).
     { versionNegotiation: { mode: era === 'modern' ? { pin: MODERN_PROTOCOL_VERSION } : era } },
   );
-  const [state, setState] = createConnectionState();
+  const [state, setState] = createConnectionStore();
   const connected = () => state.getSnapshot().status === 'connected';
   // Lost (with the cause): every open question ends connection_lost, and new ones until restored.
   const questions = guardWaitFor(options.waitFor);

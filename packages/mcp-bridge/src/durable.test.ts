@@ -11,19 +11,12 @@ import {
   scriptedPerson,
   textOf,
   tsxBinary,
+  type Calls,
   type ClientKind,
   type OpenClient,
   useDualEraServer,
 } from './__fixtures__/clients';
-import {
-  BridgeError,
-  callTool,
-  getPrompt,
-  resume,
-  type DurableOutcome,
-  type SamplingHandler,
-  type Suspension,
-} from './index';
+import { BridgeError, type DurableOutcome, type SamplingHandler, type Suspension } from './index';
 
 const resumeChild = fileURLToPath(new URL('./__fixtures__/resumeChild.ts', import.meta.url));
 const childTsconfig = fileURLToPath(new URL('./__fixtures__/tsconfig.child.json', import.meta.url));
@@ -57,20 +50,22 @@ const neverAsked = scriptedPerson(() => {
 });
 
 /** Open a `kind` client whose person must never be asked, run `body` with it, and close it. */
-const withClient = (kind: ClientKind, body: (client: OpenClient['client']) => Promise<void>) =>
-  withOpenClient(kind, 'http', { url: server.url }, { waitFor: neverAsked.waitFor }, body);
+const withClient = (
+  kind: ClientKind,
+  body: (client: OpenClient['client'], bridge: Calls) => Promise<void>,
+) => withOpenClient(kind, 'http', { url: server.url }, { waitFor: neverAsked.waitFor }, body);
 
 /** Call ask_form durably: the suspension and its one Request. */
-async function suspendAskForm(client: OpenClient['client']) {
-  const first = await callTool(client, { name: 'ask_form' }, { durable: true });
+async function suspendAskForm(bridge: Calls) {
+  const first = await bridge.callTool({ name: 'ask_form' }, { durable: true });
   const suspension = (first as { suspension: Suspension }).suspension;
   return { suspension, request: suspension.requests[0]! };
 }
 
 describe('durable suspension', () => {
   it('suspends, survives JSON, and is resumed (twice) in another process until complete', async () => {
-    await withClient('v2-modern', async (client) => {
-      const first = await callTool(client, { name: 'two_rounds' }, { durable: true });
+    await withClient('v2-modern', async (client, bridge) => {
+      const first = await bridge.callTool({ name: 'two_rounds' }, { durable: true });
       expect(first.status).toBe('suspended');
       const suspension = JSON.parse(
         JSON.stringify((first as { suspension: Suspension }).suspension),
@@ -117,17 +112,13 @@ describe('durable suspension', () => {
   });
 
   it('completes at once when nothing is asked, and works for prompts', async () => {
-    await withClient('v2-modern', async (client) => {
-      const done = await callTool(
-        client,
-        { name: 'slow', arguments: { ms: 1 } },
-        { durable: true },
-      );
+    await withClient('v2-modern', async (client, bridge) => {
+      const done = await bridge.callTool({ name: 'slow', arguments: { ms: 1 } }, { durable: true });
       expect(done.status).toBe('complete');
-      const prompt = await getPrompt(client, { name: 'ask_prompt' }, { durable: true });
+      const prompt = await bridge.getPrompt({ name: 'ask_prompt' }, { durable: true });
       expect(prompt.status).toBe('suspended');
       const suspension = (prompt as { suspension: Suspension }).suspension;
-      const finished = await resume(client, suspension, [
+      const finished = await bridge.resume(suspension, [
         accept(suspension.requests[0]!, { topic: 'ice' }),
       ]);
       expect(finished).toMatchObject({
@@ -138,8 +129,8 @@ describe('durable suspension', () => {
   });
 
   it('refuses answers that do not match, and invalid forms, without sending anything', async () => {
-    await withClient('v2-modern', async (client) => {
-      const { suspension, request } = await suspendAskForm(client);
+    await withClient('v2-modern', async (client, bridge) => {
+      const { suspension, request } = await suspendAskForm(bridge);
       const from = server.received.length;
       const attempts: Array<[Answer[], string]> = [
         [[], 'answer_mismatch'],
@@ -148,18 +139,18 @@ describe('durable suspension', () => {
         [[accept(request, { name: '' })], 'invalid_answer'],
       ];
       for (const [answers, code] of attempts) {
-        const error = await resume(client, suspension, answers).catch((caught: unknown) => caught);
+        const error = await bridge.resume(suspension, answers).catch((caught: unknown) => caught);
         expect(BridgeError.isInstance(error) && error.code).toBe(code);
       }
       expect(server.received.length).toBe(from);
-      const declined = await resume(client, suspension, [decline(request)]);
+      const declined = await bridge.resume(suspension, [decline(request)]);
       expect(textOf((declined as { result: unknown }).result)).toBe('decline');
     });
   });
 
   it('refuses tampered or outdated suspensions with invalid_params, before anything is sent', async () => {
-    await withClient('v2-modern', async (client) => {
-      const { suspension, request } = await suspendAskForm(client);
+    await withClient('v2-modern', async (client, bridge) => {
+      const { suspension, request } = await suspendAskForm(bridge);
       const key = request.data?.origin?.['inputKey'] as string;
       const entry = suspension.inputRequests[key]!;
       const from = server.received.length;
@@ -206,22 +197,22 @@ describe('durable suspension', () => {
         ['a missing Request', { ...suspension, requests: [] }, /no request for inputRequests/],
       ];
       for (const [label, value, message] of tampered) {
-        const error = await resume(client, value as Suspension, [accept(request, {})]).catch(
-          (caught: unknown) => caught,
-        );
+        const error = await bridge
+          .resume(value as Suspension, [accept(request, {})])
+          .catch((caught: unknown) => caught);
         expect(BridgeError.isInstance(error), label).toBe(true);
         expect((error as BridgeError).code, label).toBe('invalid_params');
         expect((error as BridgeError).message, label).toMatch(message);
       }
       // The schema error keeps core's error as its cause.
-      const nested = await resume(client, tampered[0]![1] as Suspension, []).catch(
-        (caught: unknown) => caught as BridgeError,
-      );
+      const nested = await bridge
+        .resume(tampered[0]![1] as Suspension, [])
+        .catch((caught: unknown) => caught as BridgeError);
       expect(WaitforError.isInstance((nested as BridgeError).cause)).toBe(true);
       // An Answer whose id is an Object.prototype name is foreign, not silently matched.
-      const foreign = await resume(client, suspension, [accept('constructor', {})]).catch(
-        (caught: unknown) => caught as BridgeError,
-      );
+      const foreign = await bridge
+        .resume(suspension, [accept('constructor', {})])
+        .catch((caught: unknown) => caught as BridgeError);
       expect(foreign).toMatchObject({
         code: 'answer_mismatch',
         details: { missing: [request.id], foreign: ['constructor'] },
@@ -231,8 +222,8 @@ describe('durable suspension', () => {
   });
 
   it('refuses a suspension whose Request shows another question than its inputRequest, sending nothing', async () => {
-    await withClient('v2-modern', async (client) => {
-      const { suspension, request } = await suspendAskForm(client);
+    await withClient('v2-modern', async (client, bridge) => {
+      const { suspension, request } = await suspendAskForm(bridge);
       const key = request.data?.origin?.['inputKey'] as string;
       const entry = suspension.inputRequests[key]!;
       const shown = request.data!.schema as { properties: Record<string, object> };
@@ -249,7 +240,7 @@ describe('durable suspension', () => {
         ...suspension,
         requests: [{ ...request, data: { ...request.data, schema: reordered } }],
       };
-      const ok = await resume(client, JSON.parse(JSON.stringify(stored)) as Suspension, [
+      const ok = await bridge.resume(JSON.parse(JSON.stringify(stored)) as Suspension, [
         accept(request, { name: 'Ada', age: 40 }),
       ]);
       expect(textOf((ok as { result: unknown }).result)).toContain('"age":40');
@@ -282,9 +273,9 @@ describe('durable suspension', () => {
         ['a url on a form', requestWith({ url: 'https://evil.example' })],
       ];
       for (const [label, value] of mismatches) {
-        const error = await resume(client, value as Suspension, [
-          accept(request, { name: 'Ada', age: 1_000_000 }),
-        ]).catch((caught: unknown) => caught);
+        const error = await bridge
+          .resume(value as Suspension, [accept(request, { name: 'Ada', age: 1_000_000 })])
+          .catch((caught: unknown) => caught);
         expect(BridgeError.isInstance(error) && error.code, label).toBe('invalid_params');
         expect((error as Error).message, label).toMatch(/matches no inputRequest/);
       }
@@ -293,8 +284,8 @@ describe('durable suspension', () => {
   });
 
   it('refuses a suspension that smuggles inputResponses or a requestState in its params, sending nothing', async () => {
-    await withClient('v2-modern', async (client) => {
-      const { suspension, request } = await suspendAskForm(client);
+    await withClient('v2-modern', async (client, bridge) => {
+      const { suspension, request } = await suspendAskForm(bridge);
       const smuggled = { profile: { action: 'accept', content: { name: 'Mallory' } } };
       const from = server.received.length;
       const edited: Array<[string, unknown, Answer[]]> = [
@@ -320,9 +311,9 @@ describe('durable suspension', () => {
         ],
       ];
       for (const [label, value, answers] of edited) {
-        const error = await resume(client, value as Suspension, answers).catch(
-          (caught: unknown) => caught,
-        );
+        const error = await bridge
+          .resume(value as Suspension, answers)
+          .catch((caught: unknown) => caught);
         expect(BridgeError.isInstance(error), label).toBe(true);
         expect((error as BridgeError).code, label).toBe('invalid_params');
       }
@@ -342,8 +333,8 @@ describe('durable suspension', () => {
       'http',
       { url: server.url },
       { waitFor: neverAsked.waitFor, sampling },
-      async (client) => {
-        const { suspension, request } = await suspendAskForm(client);
+      async (client, bridge) => {
+        const { suspension, request } = await suspendAskForm(bridge);
         const llm = {
           method: 'sampling/createMessage',
           params: { messages: [{ role: 'user', content: { type: 'text', text: 'Say hi' } }] },
@@ -355,7 +346,7 @@ describe('durable suspension', () => {
           inputRequests: { ...suspension.inputRequests, llm },
         };
         const answers = [accept(request, { name: 'Ada' })];
-        const outcome = await resume(client, withSampling, answers);
+        const outcome = await bridge.resume(withSampling, answers);
         expect(outcome.status).toBe('complete');
         expect(textOf((outcome as { result: unknown }).result)).toBe('model=fake-model');
         expect(sampled).toEqual([expect.objectContaining({ era: 'modern', inputKey: 'llm' })]);
@@ -368,7 +359,7 @@ describe('durable suspension', () => {
           ...withSampling,
           inputRequests: { ...withSampling.inputRequests, roots: { method: 'roots/list' } },
         };
-        const error = await resume(client, withRoots, answers).catch((caught: unknown) => caught);
+        const error = await bridge.resume(withRoots, answers).catch((caught: unknown) => caught);
         expect((error as BridgeError).code).toBe('unsupported_input_request');
         expect(sampled).toEqual([]);
         expect(server.received.length).toBe(from);
@@ -377,10 +368,10 @@ describe('durable suspension', () => {
   });
 
   it('refuses durable on a legacy-era connection', async () => {
-    await withClient('v2-legacy', async (client) => {
-      const error = await callTool(client, { name: 'ask_form' }, { durable: true }).catch(
-        (caught: unknown) => caught,
-      );
+    await withClient('v2-legacy', async (client, bridge) => {
+      const error = await bridge
+        .callTool({ name: 'ask_form' }, { durable: true })
+        .catch((caught: unknown) => caught);
       expect((error as BridgeError).code).toBe('durable_unsupported');
     });
   });

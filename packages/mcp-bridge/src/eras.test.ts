@@ -13,7 +13,6 @@ import {
   type TransportKind,
   useDualEraServer,
 } from './__fixtures__/clients';
-import { callTool, getPrompt, readResource } from './index';
 
 const server = useDualEraServer();
 
@@ -33,9 +32,9 @@ describe.each(cases)('%s client over %s', (kind, transport, era) => {
   it('sends an accepted form exactly as the person gave it (no default filled behind them), and says who asks', async () => {
     // The person cleared the optional age and color, which have defaults: the server must not get them.
     const person = scriptedPerson((request) => accept(request, { name: 'Ada' }));
-    const { client, close } = await open(person.waitFor);
+    const { bridge, close } = await open(person.waitFor);
     try {
-      const result = await callTool(client, { name: 'ask_form' });
+      const result = await bridge.callTool({ name: 'ask_form' });
       expect(textOf(result)).toBe('accept:{"name":"Ada"}');
       expect(person.seen).toHaveLength(1);
       const [request] = person.seen;
@@ -56,9 +55,9 @@ describe.each(cases)('%s client over %s', (kind, transport, era) => {
 
   it('fills the schema defaults only for an accept without data', async () => {
     const person = scriptedPerson((request) => accept(request));
-    const { client, close } = await open(person.waitFor);
+    const { bridge, close } = await open(person.waitFor);
     try {
-      const result = await callTool(client, { name: 'ask_defaults' });
+      const result = await bridge.callTool({ name: 'ask_defaults' });
       expect(textOf(result)).toBe('accept:{"version":"1.0","note":"none","replicas":3}');
       expect(person.seen).toHaveLength(1);
     } finally {
@@ -71,9 +70,9 @@ describe.each(cases)('%s client over %s', (kind, transport, era) => {
     const person = scriptedPerson((request, index) =>
       index === 0 ? accept(request, {}) : accept(request, { version: '2.0', replicas: '5' }),
     );
-    const { client, close } = await open(person.waitFor);
+    const { bridge, close } = await open(person.waitFor);
     try {
-      const result = await callTool(client, { name: 'ask_defaults' });
+      const result = await bridge.callTool({ name: 'ask_defaults' });
       expect(textOf(result)).toBe('accept:{"version":"2.0","replicas":5}');
       expect(person.seen).toHaveLength(2);
       expect(person.seen[1]?.data?.errors).toEqual({ version: 'Required.' });
@@ -87,10 +86,10 @@ describe.each(cases)('%s client over %s', (kind, transport, era) => {
     const person = scriptedPerson((request, index) =>
       index === 0 ? accept(request) : decline(request),
     );
-    const { client, close } = await open(person.waitFor);
+    const { bridge, close } = await open(person.waitFor);
     try {
-      expect(textOf(await callTool(client, { name: 'ask_url' }))).toBe('accept');
-      expect(textOf(await callTool(client, { name: 'ask_url' }))).toBe('decline');
+      expect(textOf(await bridge.callTool({ name: 'ask_url' }))).toBe('accept');
+      expect(textOf(await bridge.callTool({ name: 'ask_url' }))).toBe('decline');
       expect(person.seen[0]).toMatchObject({
         kind: 'authorization',
         url: 'https://example.com/login?flow=1',
@@ -107,11 +106,9 @@ describe.each(cases)('%s client over %s', (kind, transport, era) => {
         ? accept(request, { city: 'Paris' })
         : accept(request, { confirm: true }),
     );
-    const { client, close } = await open(person.waitFor);
+    const { bridge, close } = await open(person.waitFor);
     try {
-      expect(textOf(await callTool(client, { name: 'two_rounds' }))).toBe(
-        'city=Paris confirm=true',
-      );
+      expect(textOf(await bridge.callTool({ name: 'two_rounds' }))).toBe('city=Paris confirm=true');
       expect(person.seen.map((request) => request.prompt)).toEqual([
         'Which city?',
         'Confirm Paris?',
@@ -125,9 +122,9 @@ describe.each(cases)('%s client over %s', (kind, transport, era) => {
     const person = scriptedPerson((request) =>
       accept(request, { value: request.prompt.slice(-2) }),
     );
-    const { client, close } = await open(person.waitFor);
+    const { bridge, close } = await open(person.waitFor);
     try {
-      expect(textOf(await callTool(client, { name: 'fan_out', arguments: { count: 3 } }))).toBe(
+      expect(textOf(await bridge.callTool({ name: 'fan_out', arguments: { count: 3 } }))).toBe(
         'q1=accept:{"value":"q1"} q2=accept:{"value":"q2"} q3=accept:{"value":"q3"}',
       );
       expect(person.seen).toHaveLength(3);
@@ -143,17 +140,17 @@ describe.each(cases)('%s client over %s', (kind, transport, era) => {
       'A number': { value: '21' },
     };
     const person = scriptedPerson((request) => accept(request, answers[request.prompt]));
-    const { client, close } = await open(person.waitFor);
+    const { bridge, close } = await open(person.waitFor);
     try {
-      const prompt = await getPrompt(client, { name: 'ask_prompt' });
+      const prompt = await bridge.getPrompt({ name: 'ask_prompt' });
       expect(prompt['messages']).toEqual([
         { role: 'user', content: { type: 'text', text: 'Tell me about tides' } },
       ]);
-      const resource = await readResource(client, { uri: 'waitfor://asked' });
+      const resource = await bridge.readResource({ uri: 'waitfor://asked' });
       expect(resource['contents']).toEqual([
         { uri: 'waitfor://asked', mimeType: 'text/plain', text: 'word=moon' },
       ]);
-      const structured = await callTool(client, { name: 'structured' });
+      const structured = await bridge.callTool({ name: 'structured' });
       expect(structured['structuredContent']).toEqual({ doubled: 42 });
       const origins = person.seen.map((request) => request.data?.origin);
       expect(origins[0]).toMatchObject({ prompt: 'ask_prompt', era });

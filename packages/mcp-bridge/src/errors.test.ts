@@ -11,7 +11,7 @@ import {
   type ClientKind,
   useDualEraServer,
 } from './__fixtures__/clients';
-import { BridgeError, callTool, connect, getPrompt } from './index';
+import { BridgeError, connect } from './index';
 
 const failure = (promise: Promise<unknown>) =>
   promise.then(
@@ -25,7 +25,7 @@ const noQuestions = scriptedPerson(() => {
 
 describe.each<ClientKind>(['v2-legacy', 'v1'])('%s client', (kind) => {
   it("a server's -32000 response is a server_error with rpc; the connection closing is a local client_error", async () => {
-    const { client, attachment, close } = await openClient(
+    const { attachment, bridge, close } = await openClient(
       kind,
       'stdio',
       { args: [v1PushFixture] },
@@ -35,7 +35,7 @@ describe.each<ClientKind>(['v2-legacy', 'v1'])('%s client', (kind) => {
     attachment.host.on('close', () => (closes += 1));
     try {
       const wire = await failure(
-        getPrompt(client, { name: 'fail', arguments: { message: 'Upstream unavailable' } }),
+        bridge.getPrompt({ name: 'fail', arguments: { message: 'Upstream unavailable' } }),
       );
       expect(BridgeError.isInstance(wire)).toBe(true);
       expect(wire).toMatchObject({
@@ -44,7 +44,7 @@ describe.each<ClientKind>(['v2-legacy', 'v1'])('%s client', (kind) => {
       });
 
       // The server process exits while the call is open.
-      const local = await failure(callTool(client, { name: 'exit' }));
+      const local = await failure(bridge.callTool({ name: 'exit' }));
       expect(BridgeError.isInstance(local)).toBe(true);
       expect(local).toMatchObject({ code: 'client_error', rpc: undefined });
       expect(closes).toBe(1);

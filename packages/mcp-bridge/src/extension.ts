@@ -1,8 +1,8 @@
-import type { AbortSignalLike, Answer, Request, WaitFor } from '@waitfor/core';
+import type { AbortSignalLike, Answer, Request, RequestOrigin, WaitFor } from '@waitfor/core';
 import { controllerBatch, type ControllerLike } from '@waitfor/runtime';
-import { askOnce, buildElicitationRequest, cancelled, type AskHooks } from './askPerson';
+import type { AnswerVerdict, AskHooks } from './askHooks';
+import { askOnce, buildElicitationRequest, cancelled } from './askPerson';
 import { BridgeError } from './bridgeError';
-import { callOrigin } from './eras/era';
 import type { ElicitationMode } from './capabilities';
 import type { CallMethod, ProtocolEra } from './protocol';
 
@@ -22,10 +22,24 @@ export interface CallInfo {
   host?: ExtensionHost;
 }
 
+/** The origin of a call's questions: who asks, in which era, and for what (tool, prompt or resource). */
+export const callOrigin = ({ serverName: server, era, method, params }: CallInfo): RequestOrigin =>
+  method === 'tools/call'
+    ? { server, era, tool: String(params['name']) }
+    : method === 'prompts/get'
+      ? { server, era, prompt: String(params['name']) }
+      : { server, era, resource: String(params['uri']) };
+
 /** An event of the attachment: a Request handed to waitFor, its settlement, or the end of the connection. */
 export interface BridgeEvents {
   request: Request;
   answer: { request: Request; answer: Answer };
+  /**
+   * What the bridge made of an Answer, once it knows: a refusal with the Answer itself (`declined`,
+   * `cancelled`, `expired`, else `other`); an accepted one once checked — `accepted`, or `invalid`
+   * when its form failed the schema (then asked again, or the question cancelled).
+   */
+  verdict: { request: Request; answer: Answer; verdict: AnswerVerdict };
   /** The connection closed (the client's `onclose`), or the bridge was detached. */
   close: undefined;
 }
@@ -44,6 +58,11 @@ export interface ExtensionHost {
   readonly era: ProtocolEra;
   /** The server's name: `options.serverName`, else serverInfo name, read when accessed. */
   readonly serverName: string;
+  /**
+   * The protocol revision the client negotiated, read when accessed (undefined before it connected,
+   * and for a v1 client over stdio, which keeps none).
+   */
+  readonly protocolVersion: string | undefined;
   /** The host's waitFor, as attached. */
   readonly waitFor: WaitFor;
   /** The elicitation modes the attachment declared and serves. */
@@ -67,8 +86,9 @@ export interface ExtensionHost {
   /** Open Requests the bridge has handed to waitFor and not yet settled (for correlation). */
   openRequests(): readonly Request[];
   /**
-   * Lifecycle events: 'request' (handed to waitFor), 'answer' (settled), 'close' (the connection
-   * closed or the bridge was detached; may fire more than once). Returns unsubscribe.
+   * Lifecycle events: 'request' (handed to waitFor), 'answer' (settled), 'verdict' (what the bridge
+   * made of the Answer), 'close' (the connection closed or the bridge was detached; may fire more
+   * than once). Returns unsubscribe.
    */
   on<E extends keyof BridgeEvents>(
     event: E,
@@ -115,7 +135,9 @@ export function hostQuestions(
             ...context,
             signal: questions[index]!.signal,
           }).catch(() => cancelled(request));
-          if (!answer.ok) batch.abort('Another question was refused');
+          // Handed back as given (no form check here): an accepted Answer is accepted.
+          if (answer.ok) hooks.verdict?.(request, answer, 'accepted');
+          else batch.abort('Another question was refused');
           return answer;
         }),
       ).finally(() => {

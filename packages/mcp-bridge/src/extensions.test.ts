@@ -9,7 +9,7 @@ import {
   type ClientKind,
   useDualEraServer,
 } from './__fixtures__/clients';
-import { callTool, type BridgeExtension, type CallInfo, type ExtensionHost } from './index';
+import { type BridgeExtension, type CallInfo, type ExtensionHost } from './index';
 
 const server = useDualEraServer();
 
@@ -51,7 +51,7 @@ describe.each<[ClientKind, 'legacy' | 'modern']>([
       openDuringAsk.push([...(host?.openRequests() ?? [])]);
       return accept(request);
     });
-    const { client, attachment, close } = await openClient(
+    const { attachment, bridge, close } = await openClient(
       kind,
       'http',
       { url: server.url },
@@ -60,7 +60,7 @@ describe.each<[ClientKind, 'legacy' | 'modern']>([
     try {
       expect(host?.era).toBe(era);
       expect(host?.serverName).toBe('dual-era-fixture');
-      expect(textOf(await callTool(client, { name: 'ask_url' }))).toBe('accept');
+      expect(textOf(await bridge.callTool({ name: 'ask_url' }))).toBe('accept');
       expect(log).toEqual([
         `before:tools/call:ask_url:${era}`,
         'request:Sign in to continue',
@@ -102,10 +102,10 @@ describe.each<ClientKind>(['v2-legacy', 'v1'])('notifications on a %s client', (
           },
         ],
       },
-      async (client) => {
+      async (client, bridge) => {
         expect(
           textOf(
-            await callTool(client, {
+            await bridge.callTool({
               name: 'notify_complete',
               arguments: { elicitationId: 'el-7' },
             }),

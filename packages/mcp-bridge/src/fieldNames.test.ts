@@ -17,7 +17,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bridgePaths, openClient, textOf, type OpenClient } from './__fixtures__/clients';
 import { startHostileHttpServer, type HostileHttpServer } from './__fixtures__/hostileHttp';
-import { callTool } from './index';
+
 import { entriesOf, own } from '../../core/src/__fixtures__/ownRecords';
 
 let server: HostileHttpServer;
@@ -82,7 +82,7 @@ describe.each(bridgePaths)('%s, %s client (%s era)', (path, kind, era) => {
       fc.asyncProperty(fieldNames, async (names) => {
         server.bodies.length = 0;
         asked.length = 0;
-        const result = await callTool(opened.client, { name: 'ask_fields', arguments: { names } });
+        const result = await opened.bridge.callTool({ name: 'ask_fields', arguments: { names } });
         if (sdkDropsProto && names.includes('__proto__')) {
           expect(textOf(result)).toBe('refused: -32602');
           expect(asked).toEqual([]);

@@ -19,7 +19,7 @@ import {
 } from './__fixtures__/hostileHelpers';
 import { openClient, type BridgePath } from './__fixtures__/clients';
 import type { Bridge, BridgeErrorCode, Connection } from './index';
-import { callTool, connect } from './index';
+import { connect } from './index';
 
 failOnUnhandledRejections();
 
@@ -47,7 +47,7 @@ describe.each(eraPaths)('hostile server over HTTP, %s era, %s', (era, path) => {
     const opened = await openClient(kind, 'http', { url: server.url }, { waitFor, ...options });
     return {
       callTool: ((params: object, callOptions?: object) =>
-        callTool(opened.client, params as never, callOptions)) as Connection['callTool'],
+        opened.bridge.callTool(params as never, callOptions)) as Connection['callTool'],
       era: (opened.attachment as Bridge).era,
       // What connect's close does: detach (every open question ends), then close the client.
       close: () => (opened.attachment.detach(), opened.close()),

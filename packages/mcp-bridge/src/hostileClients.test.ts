@@ -18,8 +18,8 @@ import {
 } from './__fixtures__/hostileHelpers';
 import type { HostileRawServer } from './__fixtures__/hostileRawServer';
 import { startHostileRawServer } from './__fixtures__/hostileRawServer';
-import type { BridgeErrorCode, Connection } from './index';
-import { attachWaitFor, callTool, connect, elicitationCapabilities } from './index';
+import type { Bridge, BridgeErrorCode, Connection } from './index';
+import { attachWaitFor, connect, elicitationCapabilities } from './index';
 
 failOnUnhandledRejections();
 
@@ -107,6 +107,7 @@ describe('hostile raw 2026-07-28 server (messages the SDK server refuses to emit
 describe('hostile server, legacy era, v1 SDK client', () => {
   let server: HostileHttpServer;
   let client: V1Client;
+  let bridge: Bridge;
   beforeEach(async () => {
     server = await startHostileHttpServer();
   });
@@ -120,8 +121,8 @@ describe('hostile server, legacy era, v1 SDK client', () => {
       { name: 'hostile-v1', version: '1.0.0' },
       { capabilities: elicitationCapabilities({ waitFor }) },
     );
-    const attachment = attachWaitFor(client, { waitFor });
-    await attachment.ready;
+    bridge = attachWaitFor(client, { waitFor });
+    await bridge.ready;
     await client.connect(new V1StreamableHTTPClientTransport(new URL(server.url)));
   };
   const replies = (tool: string) =>
@@ -133,7 +134,7 @@ describe('hostile server, legacy era, v1 SDK client', () => {
     const person = recordingWaitFor(confirmYes);
     await open(person.waitFor);
     for (const name of ['malformed_params', 'bad_schema']) {
-      const result = await callTool(client, { name, arguments: {} });
+      const result = await bridge.callTool({ name, arguments: {} });
       // The v1 SDK validates the pushed request itself and refuses with -32603 (its zod issues as the
       // message) before any handler runs; the v2 SDK uses -32602 for the same thing.
       expect(resultText(result)).toBe('refused: -32603');
@@ -144,7 +145,7 @@ describe('hostile server, legacy era, v1 SDK client', () => {
   test('a waitFor that throws is answered cancel, exactly once', async () => {
     const person = recordingWaitFor(() => Promise.reject(new Error('the UI crashed')));
     await open(person.waitFor);
-    await callTool(client, { name: 'confirm', arguments: {} });
+    await bridge.callTool({ name: 'confirm', arguments: {} });
     expect(replies('confirm')).toEqual([{ action: 'cancel' }]);
     expect(person.requests).toHaveLength(1);
   });
@@ -153,11 +154,7 @@ describe('hostile server, legacy era, v1 SDK client', () => {
     const person = recordingWaitFor(() => new Promise<Answer>(() => {}));
     await open(person.waitFor);
     const controller = new AbortController();
-    const call = callTool(
-      client,
-      { name: 'confirm', arguments: {} },
-      { signal: controller.signal },
-    );
+    const call = bridge.callTool({ name: 'confirm', arguments: {} }, { signal: controller.signal });
     await expect.poll(() => person.requests.length).toBe(1);
     expect(person.signals[0]?.aborted).toBe(false);
     controller.abort(new Error('the person walked away'));
@@ -171,7 +168,7 @@ describe('hostile server, legacy era, v1 SDK client', () => {
   test('a well-formed question is answered once through the same waitFor', async () => {
     const person = recordingWaitFor(confirmYes);
     await open(person.waitFor);
-    const result = await callTool(client, { name: 'confirm', arguments: {} });
+    const result = await bridge.callTool({ name: 'confirm', arguments: {} });
     expect(resultText(result)).toContain('"confirmed":true');
     expect(replies('confirm')).toEqual([{ action: 'accept', content: { confirmed: true } }]);
     expect(person.requests[0]?.data?.origin).toMatchObject({

@@ -8,7 +8,8 @@ import { askPerson, checkParsed } from './askPerson';
 import { BridgeError } from './bridgeError';
 import type { BridgeState } from './bridgeState';
 import type { InboundMethod } from './clientPort';
-import type { Era, PushedQuestion } from './eras/era';
+import type { Era } from './eras';
+import type { PushedQuestion } from './questionLinks';
 import { parseElicitationParams } from './mapping';
 import { hostSignal } from '@waitfor/runtime';
 

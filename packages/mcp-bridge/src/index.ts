@@ -1,8 +1,9 @@
-export { answerToElicitResult, elicitationToRequest, parseElicitationParams } from './mapping';
-export type { ElicitationParams, ElicitResult } from './mapping';
-export { elicitationCapabilities } from './capabilities';
-export type { BridgeCapabilities, CapabilityOptions, ElicitationMode } from './capabilities';
-export { attachWaitFor, createBridge } from './attachWaitFor';
+/**
+ * The bridge's main entry (browser-safe; stdio is on '/node'): a host attaches its waitFor to a
+ * client it made (`attachWaitFor`) or lets the bridge make one (`connect`), and calls through the
+ * object it gets back. Everything else here is a type of that surface, or a protocol constant.
+ */
+export { attachWaitFor } from './attachWaitFor';
 export type {
   AttachOptions,
   Attachment,
@@ -11,38 +12,28 @@ export type {
   RootsHandler,
   SamplingHandler,
 } from './attachWaitFor';
-export { callTool, getPrompt, readResource, resume } from './calls';
+export { connect } from './connection';
+export type { ConnectOptions, Connection, EraChoice, HttpTarget } from './connection';
+export type { ReconnectOptions } from './connect/backoff';
+export type { ConnectionSnapshot, ConnectionStore } from './connect/state';
+export { CONNECTION_LOST } from './connect/guardedWaitFor';
+export { elicitationCapabilities } from './capabilities';
+export type { ElicitationMode } from './capabilities';
+export type { V1Schemas } from './clientPort';
 export type {
-  BridgeCall,
-  CallFunction,
   CallOptions,
   DurableCallOptions,
-  DurableOutcome,
   PromptParams,
   ResourceParams,
   ResumeOptions,
   ToolParams,
 } from './calls';
-export { parseSuspension } from './eras/modern/suspension';
-export type { Suspension } from './eras/modern/suspension';
-export type { InputRequest } from './eras/modern/round';
-export { defaultBridgeLimits } from './limits';
+export type { CallProgress, DurableOutcome, InputRequest, Suspension } from './types';
+export { parseSuspension } from './eras';
 export type { BridgeLimits } from './limits';
 export { BridgeError, isBridgeError } from './bridgeError';
-export type { BridgeErrorCode, BridgeErrorOptions, WireError } from './bridgeError';
-export type {
-  BridgeEvents,
-  BridgeExtension,
-  CallInfo,
-  ExtensionHost,
-  HostAskOptions,
-} from './extension';
-export type { V1Schemas } from './clientPort';
-export { connect } from './connection';
+export type { BridgeErrorCode, WireError } from './bridgeError';
+export type { AnswerVerdict } from './askHooks';
+export type { BridgeEvents, BridgeExtension, CallInfo, ExtensionHost } from './extension';
 export { LEGACY_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSION } from './protocol';
-export type { CallMethod, ProtocolEra, SdkGeneration } from './protocol';
-export type { ConnectOptions, Connection, EraChoice, HttpTarget } from './connection';
-export { CONNECTION_LOST } from './connect/guardedWaitFor';
-export type { ReconnectOptions } from './connect/backoff';
-export type { ConnectionSnapshot, ConnectionState, ConnectionStatus } from './connect/state';
-export type { CallProgress } from './callOptions';
+export type { CallMethod, ProtocolEra } from './protocol';

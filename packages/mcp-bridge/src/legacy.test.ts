@@ -14,7 +14,7 @@ import {
   type ClientKind,
   useDualEraServer,
 } from './__fixtures__/clients';
-import { BridgeError, callTool } from './index';
+import { BridgeError } from './index';
 
 const server = useDualEraServer();
 
@@ -31,14 +31,12 @@ describe.each<ClientKind>(['v2-legacy', 'v1'])('%s client', (kind) => {
       'http',
       { url: server.url },
       { waitFor: person.waitFor },
-      async (client) => {
-        const result = await callTool(client, { name: 'ask_form' }, { timeout: 1_000 });
+      async (client, bridge) => {
+        const result = await bridge.callTool({ name: 'ask_form' }, { timeout: 1_000 });
         expect(textOf(result)).toBe('accept:{"name":"Slow"}');
-        const error = await callTool(
-          client,
-          { name: 'slow', arguments: { ms: 2_500 } },
-          { timeout: 1_000 },
-        ).catch((caught: unknown) => caught);
+        const error = await bridge
+          .callTool({ name: 'slow', arguments: { ms: 2_500 } }, { timeout: 1_000 })
+          .catch((caught: unknown) => caught);
         expect(BridgeError.isInstance(error) && error.code).toBe('timeout');
       },
     );
@@ -54,12 +52,12 @@ describe.each<ClientKind>(['v2-legacy', 'v1'])('%s client', (kind) => {
       'stdio',
       { args: [v1PushFixture] },
       { waitFor: person.waitFor, modes: ['form'] },
-      async (client) => {
-        expect(textOf(await callTool(client, { name: 'push', arguments: { mode: 'url' } }))).toBe(
+      async (client, bridge) => {
+        expect(textOf(await bridge.callTool({ name: 'push', arguments: { mode: 'url' } }))).toBe(
           'error:-32602',
         );
         expect(person.seen).toHaveLength(0);
-        expect(textOf(await callTool(client, { name: 'push', arguments: { mode: 'form' } }))).toBe(
+        expect(textOf(await bridge.callTool({ name: 'push', arguments: { mode: 'form' } }))).toBe(
           'accept:{"name":"Ada"}',
         );
         expect(person.seen[0]?.data?.origin).toEqual({
@@ -115,8 +113,8 @@ describe.each<ClientKind>(['v2-legacy', 'v2-modern', 'v1'])(
         'http',
         { url: server.url },
         { waitFor: person.waitFor },
-        async (client) => {
-          expect(textOf(await callTool(client, { name: 'ask_form' }))).toBe(
+        async (client, bridge) => {
+          expect(textOf(await bridge.callTool({ name: 'ask_form' }))).toBe(
             'accept:{"name":"Bo","age":41}',
           );
           expect(person.seen).toHaveLength(2);
@@ -136,8 +134,8 @@ describe.each<ClientKind>(['v2-legacy', 'v2-modern', 'v1'])(
         'http',
         { url: server.url },
         { waitFor: person.waitFor, maxAttempts: 2 },
-        async (client) => {
-          expect(textOf(await callTool(client, { name: 'ask_form' }))).toBe('cancel');
+        async (client, bridge) => {
+          expect(textOf(await bridge.callTool({ name: 'ask_form' }))).toBe('cancel');
           expect(person.seen).toHaveLength(2);
         },
       );
@@ -157,7 +155,7 @@ describe('a throwing waitFor', () => {
       { waitFor: failing.waitFor },
     );
     try {
-      expect(textOf(await callTool(legacy.client, { name: 'ask_form' }))).toBe('cancel');
+      expect(textOf(await legacy.bridge.callTool({ name: 'ask_form' }))).toBe('cancel');
     } finally {
       await legacy.close();
     }
@@ -168,9 +166,9 @@ describe('a throwing waitFor', () => {
       { waitFor: failing.waitFor },
     );
     try {
-      const error = await callTool(modern.client, { name: 'ask_form' }).catch(
-        (caught: unknown) => caught,
-      );
+      const error = await modern.bridge
+        .callTool({ name: 'ask_form' })
+        .catch((caught: unknown) => caught);
       expect(BridgeError.isInstance(error) && error.code).toBe('wait_failed');
     } finally {
       await modern.close();

@@ -17,7 +17,6 @@ import {
   withDeadline,
 } from './__fixtures__/hostileHelpers';
 import type { BridgeErrorCode } from './index';
-import { callTool } from './index';
 
 failOnUnhandledRejections();
 
@@ -67,15 +66,11 @@ describe.each(legacyPaths)('%s, %s client, legacy hostile server', (path, kind) 
 
   test('two parallel calls: aborting the first cancels only its own question', async () => {
     const person = recordingInbox();
-    const { client } = await open(person.waitFor);
+    const { bridge } = await open(person.waitFor);
     const first = new AbortController();
-    const firstCall = callTool(
-      client,
-      { name: 'confirm', arguments: {} },
-      { signal: first.signal },
-    );
+    const firstCall = bridge.callTool({ name: 'confirm', arguments: {} }, { signal: first.signal });
     await expect.poll(() => person.inbox.getSnapshot().length).toBe(1);
-    const secondCall = callTool(client, { name: 'confirm', arguments: {} });
+    const secondCall = bridge.callTool({ name: 'confirm', arguments: {} });
     await expect.poll(() => person.inbox.getSnapshot().length).toBe(2);
     const [firstQuestion, secondQuestion] = person.inbox.getSnapshot();
     // Alone in flight, the first call owns its question; the second arrived with two in flight.
@@ -100,12 +95,11 @@ describe.each(legacyPaths)('%s, %s client, legacy hostile server', (path, kind) 
 
   test('a question that arrived with two calls in flight ends only when both have ended', async () => {
     const person = recordingInbox();
-    const { client } = await open(person.waitFor);
-    const firstCall = callTool(client, { name: 'confirm', arguments: {} });
+    const { bridge } = await open(person.waitFor);
+    const firstCall = bridge.callTool({ name: 'confirm', arguments: {} });
     await expect.poll(() => person.inbox.getSnapshot().length).toBe(1);
     const second = new AbortController();
-    const secondCall = callTool(
-      client,
+    const secondCall = bridge.callTool(
       { name: 'confirm', arguments: {} },
       { signal: second.signal },
     );
@@ -133,8 +127,8 @@ describe.each(legacyPaths)('%s, %s client, legacy hostile server', (path, kind) 
 
   test('a call that completes while its question is open cancels the question', async () => {
     const person = recordingInbox();
-    const { client } = await open(person.waitFor);
-    const result = await callTool(client, { name: 'ask_and_return', arguments: {} });
+    const { bridge } = await open(person.waitFor);
+    const result = await bridge.callTool({ name: 'ask_and_return', arguments: {} });
     expect(resultText(result)).toBe('returned before the answer');
     await expect.poll(() => replies('ask_and_return')).toEqual([{ action: 'cancel' }]);
     expect(person.inbox.getSnapshot()).toEqual([]);
@@ -142,8 +136,8 @@ describe.each(legacyPaths)('%s, %s client, legacy hostile server', (path, kind) 
 
   test('detaching the bridge cancels the open question, once', async () => {
     const person = recordingInbox();
-    const { client, attachment } = await open(person.waitFor);
-    const call = callTool(client, { name: 'confirm', arguments: {} });
+    const { attachment, bridge } = await open(person.waitFor);
+    const call = bridge.callTool({ name: 'confirm', arguments: {} });
     await expect.poll(() => person.inbox.getSnapshot().length).toBe(1);
     const [question] = person.inbox.getSnapshot();
     attachment.detach();
@@ -156,8 +150,8 @@ describe.each(legacyPaths)('%s, %s client, legacy hostile server', (path, kind) 
 
   test('closing the client ends the open question', async () => {
     const person = recordingInbox();
-    const { client, close } = await open(person.waitFor);
-    const call = callTool(client, { name: 'confirm', arguments: {} });
+    const { bridge, close } = await open(person.waitFor);
+    const call = bridge.callTool({ name: 'confirm', arguments: {} });
     await expect.poll(() => person.inbox.getSnapshot().length).toBe(1);
     const [question] = person.inbox.getSnapshot();
     await close();

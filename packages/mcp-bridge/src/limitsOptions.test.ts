@@ -13,7 +13,8 @@ import {
   useDualEraServer,
   withOpenClient,
 } from './__fixtures__/clients';
-import { BridgeError, callTool, connect, defaultBridgeLimits } from './index';
+import { BridgeError, connect } from './index';
+import { defaultBridgeLimits } from './limits';
 
 const server = useDualEraServer();
 
@@ -39,39 +40,50 @@ describe('limits option', () => {
       connect({ url: server.url }, { waitFor: person.waitFor, limits }),
     );
     expect(refused?.code).toBe('invalid_options');
-    await withOpenClient('v2-modern', 'http', { url: server.url }, person, async (client) => {
-      const from = server.received.length;
-      const error = await failure(callTool(client, { name: 'ask_form' }, { limits }));
-      expect(error?.code).toBe('invalid_options');
-      expect(server.received.length).toBe(from);
-    });
+    await withOpenClient(
+      'v2-modern',
+      'http',
+      { url: server.url },
+      person,
+      async (client, bridge) => {
+        const from = server.received.length;
+        const error = await failure(bridge.callTool({ name: 'ask_form' }, { limits }));
+        expect(error?.code).toBe('invalid_options');
+        expect(server.received.length).toBe(from);
+      },
+    );
   });
 
   it('modern era: a call with a lower inputRequests limit refuses the round before anyone is asked', async () => {
     const person = scriptedPerson((request) => accept(request, { value: 'x' }));
-    await withOpenClient('v2-modern', 'http', { url: server.url }, person, async (client) => {
-      const error = await failure(
-        callTool(
-          client,
-          { name: 'fan_out', arguments: { count: 3 } },
-          { limits: { inputRequests: 2 } },
-        ),
-      );
-      expect(error?.code).toBe('invalid_params');
-      expect(error?.message).toMatch(/inputRequests is past the limit of 2/);
-      expect(person.seen).toEqual([]);
-      // The attachment's own (default) limits still serve the next call.
-      expect(textOf(await callTool(client, { name: 'fan_out', arguments: { count: 3 } }))).toMatch(
-        /^q1=accept/,
-      );
-    });
+    await withOpenClient(
+      'v2-modern',
+      'http',
+      { url: server.url },
+      person,
+      async (client, bridge) => {
+        const error = await failure(
+          bridge.callTool(
+            { name: 'fan_out', arguments: { count: 3 } },
+            { limits: { inputRequests: 2 } },
+          ),
+        );
+        expect(error?.code).toBe('invalid_params');
+        expect(error?.message).toMatch(/inputRequests is past the limit of 2/);
+        expect(person.seen).toEqual([]);
+        // The attachment's own (default) limits still serve the next call.
+        expect(textOf(await bridge.callTool({ name: 'fan_out', arguments: { count: 3 } }))).toMatch(
+          /^q1=accept/,
+        );
+      },
+    );
   });
 
   it.each(bridgePaths)(
     '%s, %s client: form limits of a call (over its attachment) refuse the form before anyone is asked',
     async (path, kind) => {
       const person = scriptedPerson((request) => accept(request, { name: 'Ada' }));
-      const { client, close } = await openClient(
+      const { bridge, close } = await openClient(
         kind,
         'http',
         { url: server.url },
@@ -82,7 +94,7 @@ describe('limits option', () => {
         path,
       );
       try {
-        const call = callTool(client, { name: 'ask_form' }, { limits: { form: { fields: 2 } } });
+        const call = bridge.callTool({ name: 'ask_form' }, { limits: { form: { fields: 2 } } });
         if (kind === 'v2-modern') {
           expect((await failure(call))?.code).toBe('invalid_params');
         } else {
@@ -97,7 +109,7 @@ describe('limits option', () => {
           ).toEqual([-32602]);
         }
         expect(person.seen).toEqual([]);
-        expect(textOf(await callTool(client, { name: 'ask_form' }))).toBe('accept:{"name":"Ada"}');
+        expect(textOf(await bridge.callTool({ name: 'ask_form' }))).toBe('accept:{"name":"Ada"}');
         expect(person.seen).toHaveLength(1);
       } finally {
         await close();

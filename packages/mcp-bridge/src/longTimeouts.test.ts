@@ -14,7 +14,7 @@ import {
   useDualEraServer,
   withOpenClient,
 } from './__fixtures__/clients';
-import { callTool } from './index';
+
 import { recordProcessWarnings } from './__fixtures__/processWarnings';
 
 const server = useDualEraServer();
@@ -38,8 +38,8 @@ describe.each(bridgePaths)('%s, %s client (%s era)', (path, kind) => {
         'http',
         { url: server.url },
         { waitFor: person.waitFor },
-        async (client) => {
-          const result = await callTool(client, { name: 'ask_form' }, { timeout });
+        async (client, bridge) => {
+          const result = await bridge.callTool({ name: 'ask_form' }, { timeout });
           expect(textOf(result)).toBe(`accept:${JSON.stringify(answer)}`);
         },
         path,
@@ -54,9 +54,8 @@ describe.each(bridgePaths)('%s, %s client (%s era)', (path, kind) => {
       'http',
       { url: server.url },
       { waitFor: scriptedPerson((request) => accept(request)).waitFor },
-      async (client) => {
-        const result = await callTool(
-          client,
+      async (client, bridge) => {
+        const result = await bridge.callTool(
           { name: 'slow', arguments: { ms: 150 } },
           { timeout: Infinity },
         );

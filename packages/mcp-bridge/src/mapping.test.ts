@@ -1,11 +1,7 @@
 import { accept, cancel, decline, expire } from '@waitfor/core';
 import { describe, expect, it } from 'vitest';
-import {
-  answerToElicitResult,
-  BridgeError,
-  elicitationCapabilities,
-  elicitationToRequest,
-} from './index';
+import { BridgeError, elicitationCapabilities } from './index';
+import { answerToElicitResult, elicitationToRequest } from './mapping';
 
 describe('elicitationToRequest', () => {
   const schema = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };

@@ -9,7 +9,7 @@ import { accept } from '@waitfor/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openClient, scriptedPerson, textOf, type OpenClient } from './__fixtures__/clients';
 import { startMcpParamServer, type McpParamServer } from './__fixtures__/mcpParamServer';
-import { BridgeError, callTool } from './index';
+import { BridgeError } from './index';
 
 let server: McpParamServer;
 beforeAll(async () => {
@@ -48,11 +48,11 @@ const base64 = (text: string) => `=?base64?${Buffer.from(text, 'utf8').toString(
 
 describe('Mcp-Param-* headers on a bridge tools/call (modern era)', () => {
   it('mirrors the declared arguments on the first leg and on the retry leg', async () => {
-    await withClient(async ({ client }) => {
+    await withClient(async ({ client, bridge }) => {
       await client.listTools();
       let result: unknown;
       const seen = await traffic(async () => {
-        result = await callTool(client, {
+        result = await bridge.callTool({
           name: 'mirrored',
           arguments: { region: 'eu-west-1', tenant: { id: 42 }, verbose: false, note: 'n' },
         });
@@ -78,10 +78,10 @@ describe('Mcp-Param-* headers on a bridge tools/call (modern era)', () => {
     ['a value shaped like the sentinel', '=?base64?eHk=?=', base64('=?base64?eHk=?=')],
     ['printable ASCII', 'a-b_c.d~e!', 'a-b_c.d~e!'],
   ])('wraps unsafe values in Base64 on every leg: %s', async (_label, region, header) => {
-    await withClient(async ({ client }) => {
+    await withClient(async ({ client, bridge }) => {
       await client.listTools();
       const seen = await traffic(() =>
-        callTool(client, { name: 'mirrored', arguments: { region } }),
+        bridge.callTool({ name: 'mirrored', arguments: { region } }),
       );
       expect(seen).toEqual([
         { method: 'tools/call', retry: false, headers: { 'mcp-param-region': header } },
@@ -97,24 +97,24 @@ describe('Mcp-Param-* headers on a bridge tools/call (modern era)', () => {
       { tenant: { id: -9_007_199_254_740_991 } },
       {},
     ];
-    await withClient(async ({ client }) => {
+    await withClient(async ({ client, bridge }) => {
       await client.listTools();
       for (const args of cases) {
         const params = { name: 'mirrored', arguments: args };
-        const bridge = await traffic(() => callTool(client, params));
+        const legs = await traffic(() => bridge.callTool(params));
         // The host's own callTool: the SDK drives its input_required loop itself.
         const sdk = await traffic(() => client.callTool(params));
-        expect(bridge.map((leg) => leg.headers)).toHaveLength(2);
-        expect(bridge, JSON.stringify(args)).toEqual(sdk);
+        expect(legs.map((leg) => leg.headers)).toHaveLength(2);
+        expect(legs, JSON.stringify(args)).toEqual(sdk);
       }
     });
   });
 
   it('with no tool list cached: sent bare, rejected, the tools listed and the call sent again', async () => {
-    await withClient(async ({ client }) => {
+    await withClient(async ({ bridge }) => {
       let result: unknown;
       const seen = await traffic(async () => {
-        result = await callTool(client, { name: 'mirrored', arguments: { region: 'cold' } });
+        result = await bridge.callTool({ name: 'mirrored', arguments: { region: 'cold' } });
       });
       expect(textOf(result)).toBe('region=cold ok=true');
       expect(seen).toEqual([
@@ -127,12 +127,12 @@ describe('Mcp-Param-* headers on a bridge tools/call (modern era)', () => {
   });
 
   it('with a stale tool list: the stale header is rejected, the list refreshed, the call resent', async () => {
-    await withClient(async ({ client }) => {
+    await withClient(async ({ client, bridge }) => {
       await client.listTools();
       server.renameRegionHeader('Zone');
       try {
         const seen = await traffic(() =>
-          callTool(client, { name: 'mirrored', arguments: { region: 'moved' } }),
+          bridge.callTool({ name: 'mirrored', arguments: { region: 'moved' } }),
         );
         expect(seen).toEqual([
           { method: 'tools/call', retry: false, headers: { 'mcp-param-region': 'moved' } },
@@ -152,10 +152,10 @@ describe('Mcp-Param-* headers on a bridge tools/call (modern era)', () => {
       return accept(request, { ok: true });
     });
     try {
-      await withClient(async ({ client }) => {
+      await withClient(async ({ client, bridge }) => {
         await client.listTools();
         const seen = await traffic(() =>
-          callTool(client, { name: 'mirrored', arguments: { region: 'mid' } }),
+          bridge.callTool({ name: 'mirrored', arguments: { region: 'mid' } }),
         );
         expect(seen).toEqual([
           { method: 'tools/call', retry: false, headers: { 'mcp-param-region': 'mid' } },
@@ -170,10 +170,10 @@ describe('Mcp-Param-* headers on a bridge tools/call (modern era)', () => {
   });
 
   it('a tool with an outputSchema: its input_required leg is not refused for lacking structuredContent', async () => {
-    await withClient(async ({ client }) => {
+    await withClient(async ({ client, bridge }) => {
       await client.listTools();
       const seen = await traffic(async () => {
-        const result = await callTool(client, { name: 'structured', arguments: { region: 's' } });
+        const result = await bridge.callTool({ name: 'structured', arguments: { region: 's' } });
         expect(result).toMatchObject({ structuredContent: { region: 's' } });
       });
       expect(seen.map((leg) => leg.headers)).toEqual([
@@ -184,10 +184,10 @@ describe('Mcp-Param-* headers on a bridge tools/call (modern era)', () => {
   });
 
   it('leaves the client as it was: nothing set on it, the host’s own request sent as given', async () => {
-    await withClient(async ({ client }) => {
+    await withClient(async ({ client, bridge }) => {
       await client.listTools();
       const own = Object.keys(client).sort();
-      await callTool(client, { name: 'mirrored', arguments: { region: 'r' } });
+      await bridge.callTool({ name: 'mirrored', arguments: { region: 'r' } });
       expect(Object.keys(client).sort()).toEqual(own);
       const seen = await traffic(() =>
         (client as Client).request(
@@ -200,7 +200,7 @@ describe('Mcp-Param-* headers on a bridge tools/call (modern era)', () => {
   });
 
   it('sends none in a browser, as the SDK (credentialed CORS cannot allow dynamic names)', async () => {
-    await withClient(async ({ client }) => {
+    await withClient(async ({ client, bridge }) => {
       await client.listTools();
       const global = globalThis as Record<string, unknown>;
       global['window'] = {};
@@ -208,9 +208,9 @@ describe('Mcp-Param-* headers on a bridge tools/call (modern era)', () => {
       try {
         let error: unknown;
         const seen = await traffic(async () => {
-          error = await callTool(client, { name: 'mirrored', arguments: { region: 'b' } }).catch(
-            (caught: unknown) => caught,
-          );
+          error = await bridge
+            .callTool({ name: 'mirrored', arguments: { region: 'b' } })
+            .catch((caught: unknown) => caught);
         });
         // No headers, so the server refuses, and there is no recovery attempt.
         expect(error).toBeInstanceOf(BridgeError);

@@ -15,7 +15,7 @@ import {
   useDualEraServer,
 } from './__fixtures__/clients';
 import { ODD_STATE, type ReceivedMessage } from './__fixtures__/dualEraServer';
-import { BridgeError, callTool } from './index';
+import { BridgeError } from './index';
 
 const server = useDualEraServer();
 
@@ -37,7 +37,7 @@ describe.each<BridgePath>(['attachWaitFor', 'connect'])(
 
     it('resolves the inputRequests of a round concurrently', async () => {
       const events: Array<{ id: string; type: 'start' | 'end'; at: number }> = [];
-      const { client, close } = await modernClient(async (request) => {
+      const { bridge, close } = await modernClient(async (request) => {
         events.push({ id: request.id, type: 'start', at: performance.now() });
         // Each question waits until all five are asked: a round asked one by one never gets there,
         // and the bounded wait fails it (no fixed time decides).
@@ -49,7 +49,7 @@ describe.each<BridgePath>(['attachWaitFor', 'connect'])(
         return accept(request, { value: 'ok' });
       });
       try {
-        const result = await callTool(client, { name: 'fan_out', arguments: { count: 5 } });
+        const result = await bridge.callTool({ name: 'fan_out', arguments: { count: 5 } });
         expect(textOf(result)).toBe(
           ['q1', 'q2', 'q3', 'q4', 'q5'].map((key) => `${key}=accept:{"value":"ok"}`).join(' '),
         );
@@ -69,10 +69,10 @@ describe.each<BridgePath>(['attachWaitFor', 'connect'])(
           ? accept(request, { city: 'Oslo' })
           : accept(request, request.prompt === 'Go on?' ? { go: true } : { confirm: true }),
       );
-      const { client, close } = await modernClient(person.waitFor);
+      const { bridge, close } = await modernClient(person.waitFor);
       try {
         const from = server.received.length;
-        expect(textOf(await callTool(client, { name: 'odd_state' }))).toBe('state-ok');
+        expect(textOf(await bridge.callTool({ name: 'odd_state' }))).toBe('state-ok');
         const odd = legs('odd_state', from);
         expect(odd).toHaveLength(2);
         expect(odd[0]?.params).not.toHaveProperty('requestState');
@@ -82,7 +82,7 @@ describe.each<BridgePath>(['attachWaitFor', 'connect'])(
         });
 
         const twoFrom = server.received.length;
-        expect(textOf(await callTool(client, { name: 'two_rounds' }))).toBe(
+        expect(textOf(await bridge.callTool({ name: 'two_rounds' }))).toBe(
           'city=Oslo confirm=true',
         );
         const two = legs('two_rounds', twoFrom);
@@ -111,12 +111,12 @@ describe.each<BridgePath>(['attachWaitFor', 'connect'])(
         if (request.prompt.startsWith('Confirm')) return accept(request, { confirm: false });
         return accept(request, { name: 'Lin' });
       });
-      const { client, close } = await modernClient(person.waitFor);
+      const { client, bridge, close } = await modernClient(person.waitFor);
       try {
         const from = server.received.length;
         const [two, form, listed] = await Promise.all([
-          callTool(client, { name: 'two_rounds' }),
-          callTool(client, { name: 'ask_form' }),
+          bridge.callTool({ name: 'two_rounds' }),
+          bridge.callTool({ name: 'ask_form' }),
           (client as { listTools(): Promise<{ tools: unknown[] }> }).listTools(),
         ]);
         expect(textOf(two)).toBe('city=Rome confirm=false');
@@ -144,11 +144,11 @@ describe.each<BridgePath>(['attachWaitFor', 'connect'])(
 
     it('retries state-only rounds without inputResponses', async () => {
       const person = scriptedPerson((request) => accept(request));
-      const { client, close } = await modernClient(person.waitFor);
+      const { bridge, close } = await modernClient(person.waitFor);
       try {
         const from = server.received.length;
         expect(
-          textOf(await callTool(client, { name: 'state_only', arguments: { rounds: 3 } })),
+          textOf(await bridge.callTool({ name: 'state_only', arguments: { rounds: 3 } })),
         ).toBe('state-only rounds=3');
         const sent = legs('state_only', from);
         expect(sent).toHaveLength(4);
@@ -165,12 +165,12 @@ describe.each<BridgePath>(['attachWaitFor', 'connect'])(
 
     it('stops at the round cap with a typed error carrying the last result', async () => {
       const person = scriptedPerson((request) => accept(request, { value: 'again' }));
-      const { client, close } = await modernClient(person.waitFor);
+      const { bridge, close } = await modernClient(person.waitFor);
       try {
         const from = server.received.length;
-        const error = await callTool(client, { name: 'endless' }, { maxRounds: 3 }).catch(
-          (caught: unknown) => caught,
-        );
+        const error = await bridge
+          .callTool({ name: 'endless' }, { maxRounds: 3 })
+          .catch((caught: unknown) => caught);
         expect(BridgeError.isInstance(error)).toBe(true);
         expect((error as BridgeError).code).toBe('rounds_exceeded');
         expect((error as BridgeError).lastResult).toMatchObject({
@@ -187,7 +187,7 @@ describe.each<BridgePath>(['attachWaitFor', 'connect'])(
     it('ends the loop on abort mid-round, and the abort reaches every open waitFor', async () => {
       const signals: Array<{ request: Request; aborted: () => boolean }> = [];
       const controller = new AbortController();
-      const { client, close } = await modernClient(
+      const { bridge, close } = await modernClient(
         (request, context) =>
           new Promise((resolve) => {
             signals.push({ request, aborted: () => context?.signal?.aborted === true });
@@ -201,16 +201,14 @@ describe.each<BridgePath>(['attachWaitFor', 'connect'])(
       );
       try {
         const from = server.received.length;
-        const error = await callTool(
-          client,
-          { name: 'fan_out', arguments: { count: 2 } },
-          { signal: controller.signal },
-        ).catch((caught: unknown) => caught);
+        const error = await bridge
+          .callTool({ name: 'fan_out', arguments: { count: 2 } }, { signal: controller.signal })
+          .catch((caught: unknown) => caught);
         expect((error as BridgeError).code).toBe('aborted');
         expect(signals.map((entry) => entry.aborted())).toEqual([true, true]);
         // "Nothing more was sent", observed: a later request on the same client has reached the
         // server (its answer is back), so a retry the aborted call sent first would be recorded.
-        await callTool(client, { name: 'slow', arguments: { ms: 1 } });
+        await bridge.callTool({ name: 'slow', arguments: { ms: 1 } });
         expect(legs('slow', from)).toHaveLength(1);
         expect(legs('fan_out', from)).toHaveLength(1);
       } finally {
@@ -229,10 +227,10 @@ describe.each<BridgePath>(['attachWaitFor', 'connect'])(
         roots: async () => ({ roots: [{ uri: 'file:///work', name: 'work' }] }),
       });
       try {
-        expect(textOf(await callTool(withHandlers.client, { name: 'ask_sampling' }))).toBe(
+        expect(textOf(await withHandlers.bridge.callTool({ name: 'ask_sampling' }))).toBe(
           'model=fake-model',
         );
-        expect(textOf(await callTool(withHandlers.client, { name: 'ask_roots' }))).toBe(
+        expect(textOf(await withHandlers.bridge.callTool({ name: 'ask_roots' }))).toBe(
           'file:///work',
         );
       } finally {
@@ -240,9 +238,9 @@ describe.each<BridgePath>(['attachWaitFor', 'connect'])(
       }
       const without = await modernClient(person.waitFor);
       try {
-        const error = await callTool(without.client, { name: 'ask_sampling' }).catch(
-          (caught: unknown) => caught,
-        );
+        const error = await without.bridge
+          .callTool({ name: 'ask_sampling' })
+          .catch((caught: unknown) => caught);
         // End to end: sampling is not declared without a handler, so the SDK server refuses up front
         // (-32021, missing client capability). The bridge's own refusal of a sampling inputRequest it
         // cannot serve is exercised against a server that asks anyway (hostileClients.test.ts).
@@ -254,13 +252,11 @@ describe.each<BridgePath>(['attachWaitFor', 'connect'])(
     });
 
     it('refuses an unknown resultType with a typed error', async () => {
-      const { client, close } = await modernClient(
+      const { bridge, close } = await modernClient(
         scriptedPerson((request) => accept(request)).waitFor,
       );
       try {
-        const error = await callTool(client, { name: 'mystery' }).catch(
-          (caught: unknown) => caught,
-        );
+        const error = await bridge.callTool({ name: 'mystery' }).catch((caught: unknown) => caught);
         expect((error as BridgeError).code).toBe('unknown_result_type');
       } finally {
         await close();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CallInfo } from '../../extension';
+import type { CallInfo } from './extension';
 import { createQuestionLinks } from './questionLinks';
 
 const call = { method: 'tools/call' } as CallInfo;

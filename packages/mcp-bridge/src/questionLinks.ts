@@ -1,4 +1,8 @@
 /**
+ * The question registry of an attached client, used by both eras: every question that reaches the
+ * registered handler is opened here (and closed once answered), so detaching ends them all, and
+ * the bridge's own calls follow it (`follow`) for the same reason.
+ *
  * Links pushed questions (legacy era) to the bridge calls they can belong to, so that a question
  * whose call is over stops waiting: its waitFor signal aborts and the push is answered `cancel`.
  *
@@ -19,12 +23,24 @@
  *   overlap before anything is sent.
  */
 import type { AbortSignalLike, Request, RequestOrigin, WaitFor } from '@waitfor/core';
-import { BridgeError } from '../../bridgeError';
-import type { ElicitationMode } from '../../capabilities';
-import type { CallInfo } from '../../extension';
-import type { BridgeLimits } from '../../limits';
+import { BridgeError } from './bridgeError';
+import type { ElicitationMode } from './capabilities';
+import type { CallInfo } from './extension';
+import type { BridgeLimits } from './limits';
 import { isAborted, QuietSignal, type ControllerLike } from '@waitfor/runtime';
-import type { PushedQuestion } from '../era';
+
+/** A question the server sent to the registered handler, scoped by its era's rules. */
+export interface PushedQuestion {
+  /** Aborts when the question can no longer be used (the SDK aborted it, its call ended, detach). */
+  readonly signal: AbortSignalLike;
+  readonly origin: RequestOrigin;
+  /** Question options the call it belongs to brought (legacy era, one call in flight). */
+  readonly own?: QuestionOptions | undefined;
+  /** Extension rewrite of the Request (legacy pushes only). */
+  readonly rewrite?: ((request: Request) => Request) | undefined;
+  /** The question settled: unlink it. */
+  close(): void;
+}
 
 /** What a legacy call sets for the questions attributed to it, instead of the attachment's. */
 export interface QuestionOptions {

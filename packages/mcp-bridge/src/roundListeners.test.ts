@@ -7,7 +7,7 @@
 import { accept, createInbox, type AbortSignalLike, type WaitFor } from '@waitfor/core';
 import { describe, expect, it } from 'vitest';
 import { openClient, textOf, useDualEraServer, type BridgePath } from './__fixtures__/clients';
-import { BridgeError, callTool } from './index';
+import { BridgeError } from './index';
 import { recordProcessWarnings } from './__fixtures__/processWarnings';
 
 const server = useDualEraServer();
@@ -44,7 +44,7 @@ describe.each<BridgePath>(['attachWaitFor', 'connect'])(
           inbox.answer(accept(request, { value: request.data?.origin?.inputKey }));
         }
       });
-      const { client, close } = await openClient(
+      const { bridge, close } = await openClient(
         'v2-modern',
         'http',
         { url: server.url },
@@ -52,7 +52,7 @@ describe.each<BridgePath>(['attachWaitFor', 'connect'])(
         path,
       );
       try {
-        const result = await callTool(client, { name: 'fan_out', arguments: { count: COUNT } });
+        const result = await bridge.callTool({ name: 'fan_out', arguments: { count: COUNT } });
         const keys = Array.from({ length: COUNT }, (_, index) => `q${index + 1}`);
         expect(textOf(result)).toBe(
           keys.map((key) => `${key}=accept:{"value":"${key}"}`).join(' '),
@@ -69,7 +69,7 @@ describe.each<BridgePath>(['attachWaitFor', 'connect'])(
     it("reaches every question with the call's abort, without a MaxListenersExceededWarning", async () => {
       const controller = new AbortController();
       const person = inboxPerson(() => controller.abort(new Error('stop')));
-      const { client, close } = await openClient(
+      const { bridge, close } = await openClient(
         'v2-modern',
         'http',
         { url: server.url },
@@ -77,11 +77,9 @@ describe.each<BridgePath>(['attachWaitFor', 'connect'])(
         path,
       );
       try {
-        const error = await callTool(
-          client,
-          { name: 'fan_out', arguments: { count: COUNT } },
-          { signal: controller.signal },
-        ).catch((caught: unknown) => caught);
+        const error = await bridge
+          .callTool({ name: 'fan_out', arguments: { count: COUNT } }, { signal: controller.signal })
+          .catch((caught: unknown) => caught);
         expect(BridgeError.isInstance(error) && error.code).toBe('aborted');
         expect(person.signals).toHaveLength(COUNT);
         expect(person.signals.every((signal) => signal.aborted)).toBe(true);

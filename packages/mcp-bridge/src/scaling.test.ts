@@ -21,7 +21,6 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { bridgePaths, openClient, textOf } from './__fixtures__/clients';
 import { startHostileHttpServer, type HostileHttpServer } from './__fixtures__/hostileHttp';
 import { recordProcessWarnings } from './__fixtures__/processWarnings';
-import { callTool } from './index';
 
 let server: HostileHttpServer;
 beforeAll(async () => {
@@ -95,7 +94,7 @@ describe.each(bridgePaths)('%s, %s client (%s era)', (path, kind, era) => {
     '%d questions open at once: no signal holding a listener each, no process warning',
     async (size) => {
       const mostListeners = countListeners();
-      const { client, close } = await openClient(
+      const { bridge, close } = await openClient(
         kind,
         'http',
         { url: server.url },
@@ -103,8 +102,7 @@ describe.each(bridgePaths)('%s, %s client (%s era)', (path, kind, era) => {
         path,
       );
       try {
-        const result = await callTool(
-          client,
+        const result = await bridge.callTool(
           { name: 'many_questions', arguments: { size } },
           { timeout: 600_000 },
         );

@@ -4,15 +4,15 @@
  */
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { accept, decline, type Answer, type Request } from '@waitfor/core';
-import { BridgeError, callTool, getPrompt, readResource } from '@waitfor/mcp-bridge';
+import { accept, decline, expire, type Answer, type Request } from '@waitfor/core';
+import { BridgeError, type AttachOptions } from '@waitfor/mcp-bridge';
 import { describe, expect, it, vi } from 'vitest';
 import {
   scriptedPerson,
   textOf,
   useDualEraServer,
   withOpenClient,
-  type OpenClient,
+  type Calls,
 } from '../../mcp-bridge/src/__fixtures__/clients';
 import { createTestSdk, everyRecordedString } from './__fixtures__/sdk';
 import { createTelemetry } from './index';
@@ -46,7 +46,8 @@ describe.each(['v2-modern', 'v2-legacy', 'v1'] as const)('%s client', (kind) => 
   /** Open a client with the telemetry attached and the person's waitFor instrumented. */
   async function withTelemetry(
     script: (request: Request, index: number) => Answer | Promise<Answer>,
-    body: (client: OpenClient['client'], sdk: TestSdk) => Promise<void>,
+    body: (bridge: Calls, sdk: TestSdk) => Promise<void>,
+    attach: Partial<AttachOptions> = {},
   ) {
     const sdk = createTestSdk();
     const telemetry = createTelemetry({ tracer: sdk.tracer, meter: sdk.meter });
@@ -56,8 +57,8 @@ describe.each(['v2-modern', 'v2-legacy', 'v1'] as const)('%s client', (kind) => 
         kind,
         'http',
         { url: server.url },
-        { waitFor: telemetry.instrument(person.waitFor), extensions: [telemetry] },
-        (client) => body(client, sdk),
+        { ...attach, waitFor: telemetry.instrument(person.waitFor), extensions: [telemetry] },
+        (_client, bridge) => body(bridge, sdk),
       );
     } finally {
       await sdk.shutdown();
@@ -67,8 +68,8 @@ describe.each(['v2-modern', 'v2-legacy', 'v1'] as const)('%s client', (kind) => 
   it('records a call span with a child span per question, and sends its traceparent', async () => {
     await withTelemetry(
       (request) => accept(request, { name: 'Ada' }),
-      async (client, sdk) => {
-        expect(textOf(await callTool(client, { name: 'ask_form' }))).toContain('accept');
+      async (bridge, sdk) => {
+        expect(textOf(await bridge.callTool({ name: 'ask_form' }))).toContain('accept');
         await vi.waitFor(() => expect(sdk.spans()).toHaveLength(2));
         const call = callSpan(sdk, 'tools/call ask_form');
         const [question] = questionSpans(sdk);
@@ -119,8 +120,8 @@ describe.each(['v2-modern', 'v2-legacy', 'v1'] as const)('%s client', (kind) => 
   it('records an invalid answer, its re-ask, and the valid answer', async () => {
     await withTelemetry(
       (request, index) => accept(request, { name: index === 0 ? '' : 'Ada' }),
-      async (client, sdk) => {
-        expect(textOf(await callTool(client, { name: 'ask_form' }))).toContain('Ada');
+      async (bridge, sdk) => {
+        expect(textOf(await bridge.callTool({ name: 'ask_form' }))).toContain('Ada');
         await vi.waitFor(() => expect(sdk.spans()).toHaveLength(3));
         const call = callSpan(sdk, 'tools/call ask_form');
         const attempts = questionSpans(sdk).map((span) => [
@@ -146,11 +147,52 @@ describe.each(['v2-modern', 'v2-legacy', 'v1'] as const)('%s client', (kind) => 
     );
   });
 
+  it("records the bridge's verdict on each answer: invalid every time a form fails (its last attempt too), accepted, declined, expired, other", async () => {
+    // Per call: two invalid forms (the second is the last attempt: the question ends cancelled),
+    // then a valid one, a decline, an expiry and a refusal the bridge has no name for.
+    const answers: Array<(request: Request) => Answer> = [
+      (request) => accept(request, { name: '' }),
+      (request) => accept(request, { name: '' }),
+      (request) => accept(request, { name: 'Ada' }),
+      (request) => decline(request),
+      (request) => expire(request),
+      (request) => ({ id: request.id, ok: false, reason: 'connection_lost' }),
+    ];
+    await withTelemetry(
+      (request, index) => answers[index]!(request),
+      async (bridge, sdk) => {
+        const results = [];
+        for (let call = 0; call < 5; call++)
+          results.push(textOf(await bridge.callTool({ name: 'ask_form' })));
+        expect(results).toEqual(['cancel', 'accept:{"name":"Ada"}', 'decline', 'cancel', 'cancel']);
+        await vi.waitFor(() => expect(questionSpans(sdk)).toHaveLength(6));
+        const outcomes = questionSpans(sdk)
+          .sort((a, b) => a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1])
+          .map((span) => span.attributes['waitfor.question.outcome']);
+        expect(outcomes).toEqual([
+          'invalid',
+          'invalid',
+          'accepted',
+          'declined',
+          'expired',
+          'other',
+        ]);
+        for (const [outcome, count] of Object.entries({ invalid: 2, accepted: 1, other: 1 }))
+          expect(
+            await sdk.sum('waitfor.question.outcomes', { 'waitfor.question.outcome': outcome }),
+            outcome,
+          ).toBe(count);
+        expect(await sdk.sum('waitfor.questions.open')).toBe(0);
+      },
+      { maxAttempts: 2 },
+    );
+  });
+
   it('records a decline', async () => {
     await withTelemetry(
       (request) => decline(request),
-      async (client, sdk) => {
-        expect(textOf(await callTool(client, { name: 'ask_form' }))).toBe('decline');
+      async (bridge, sdk) => {
+        expect(textOf(await bridge.callTool({ name: 'ask_form' }))).toBe('decline');
         await vi.waitFor(() => expect(questionSpans(sdk)).toHaveLength(1));
         expect(questionSpans(sdk)[0]!.attributes['waitfor.question.outcome']).toBe('declined');
         expect(
@@ -170,8 +212,8 @@ describe.each(['v2-modern', 'v2-legacy', 'v1'] as const)('%s client', (kind) => 
       asked();
       return new Promise<Answer>(() => void request);
     };
-    await withTelemetry(never, async (client, sdk) => {
-      const call = callTool(client, { name: 'ask_form' }, { signal: controller.signal });
+    await withTelemetry(never, async (bridge, sdk) => {
+      const call = bridge.callTool({ name: 'ask_form' }, { signal: controller.signal });
       await seen;
       controller.abort();
       const error = await call.catch((caught: unknown) => caught);
@@ -189,9 +231,9 @@ describe.each(['v2-modern', 'v2-legacy', 'v1'] as const)('%s client', (kind) => 
     await withTelemetry(
       (request) =>
         accept(request, request.prompt === 'Which topic?' ? { topic: 'otters' } : { word: 'hi' }),
-      async (client, sdk) => {
-        await getPrompt(client, { name: 'ask_prompt' });
-        await readResource(client, { uri: 'waitfor://asked' });
+      async (bridge, sdk) => {
+        await bridge.getPrompt({ name: 'ask_prompt' });
+        await bridge.readResource({ uri: 'waitfor://asked' });
         await vi.waitFor(() => expect(sdk.spans()).toHaveLength(4));
         const prompt = callSpan(sdk, 'prompts/get ask_prompt');
         const resource = callSpan(sdk, 'resources/read');
@@ -209,11 +251,11 @@ describe.each(['v2-modern', 'v2-legacy', 'v1'] as const)('%s client', (kind) => 
     const secret = `secret-${crypto.randomUUID()}`;
     await withTelemetry(
       (request) => accept(request, request.url === undefined ? { name: secret } : undefined),
-      async (client, sdk) => {
-        expect(textOf(await callTool(client, { name: 'ask_form' }))).toContain(secret);
-        await callTool(client, { name: 'ask_url' });
+      async (bridge, sdk) => {
+        expect(textOf(await bridge.callTool({ name: 'ask_form' }))).toContain(secret);
+        await bridge.callTool({ name: 'ask_url' });
         await expect(
-          readResource(client, { uri: `waitfor://missing?token=${secret}#${secret}` }),
+          bridge.readResource({ uri: `waitfor://missing?token=${secret}#${secret}` }),
         ).rejects.toThrow();
         await vi.waitFor(() => expect(sdk.spans()).toHaveLength(5));
         const url = questionSpans(sdk).find(
@@ -253,8 +295,8 @@ describe('modern era rounds and attribution', () => {
       'http',
       { url: server.url },
       { waitFor: person.waitFor, extensions: [telemetry] },
-      async (client) => {
-        expect(textOf(await callTool(client, { name: 'two_rounds' }))).toBe(
+      async (_client, bridge) => {
+        expect(textOf(await bridge.callTool({ name: 'two_rounds' }))).toBe(
           'city=Lisbon confirm=true',
         );
         await vi.waitFor(() => expect(sdk.spans()).toHaveLength(3));
@@ -267,7 +309,7 @@ describe('modern era rounds and attribution', () => {
         expect(await sdk.histogram('waitfor.call.rounds')).toEqual({ count: 1, sum: 2 });
 
         // Three questions in one round are one round.
-        await callTool(client, { name: 'fan_out', arguments: { count: 3 } });
+        await bridge.callTool({ name: 'fan_out', arguments: { count: 3 } });
         await vi.waitFor(() => expect(sdk.spans()).toHaveLength(7));
         expect(callSpan(sdk, 'tools/call fan_out').attributes).toMatchObject({
           'waitfor.call.rounds': 1,
@@ -276,8 +318,8 @@ describe('modern era rounds and attribution', () => {
 
         // Two identical calls at once: either could have asked each question.
         await Promise.all([
-          callTool(client, { name: 'ask_form' }),
-          callTool(client, { name: 'ask_form' }),
+          bridge.callTool({ name: 'ask_form' }),
+          bridge.callTool({ name: 'ask_form' }),
         ]);
         await vi.waitFor(() => expect(sdk.spans()).toHaveLength(11));
         const asked = questionSpans(sdk).filter(

@@ -15,7 +15,7 @@ import {
 } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { accept, type Request } from '@waitfor/core';
-import { BridgeError, callTool, readResource } from '@waitfor/mcp-bridge';
+import { BridgeError } from '@waitfor/mcp-bridge';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   openClient,
@@ -24,6 +24,7 @@ import {
   tsxBinary,
   useDualEraServer,
   type BridgePath,
+  type Calls,
   type ClientKind,
   type TransportKind,
 } from '../../mcp-bridge/src/__fixtures__/clients';
@@ -38,7 +39,7 @@ type TestSdk = ReturnType<typeof createTestSdk>;
 async function withTelemetry(
   [path, kind, transport]: [BridgePath, ClientKind, TransportKind],
   options: Omit<TelemetryOptions, 'tracer' | 'meter'>,
-  body: (client: object, sdk: TestSdk) => Promise<void>,
+  body: (bridge: Calls, sdk: TestSdk) => Promise<void>,
 ) {
   const sdk = createTestSdk();
   const target =
@@ -60,7 +61,7 @@ async function withTelemetry(
   );
   opened.client = open.client;
   try {
-    await body(open.client, sdk);
+    await body(open.bridge, sdk);
   } finally {
     await open.close();
     await sdk.shutdown();
@@ -94,8 +95,8 @@ describe.each(cases)('%s, %s client over %s', (path, kind, transport, version) =
   const open = [path, kind, transport] as [BridgePath, ClientKind, TransportKind];
 
   it('records the server, the transport and the negotiated revision, on the span and the metric', async () => {
-    await withTelemetry(open, {}, async (client, sdk) => {
-      await callTool(client, { name: 'ask_form' });
+    await withTelemetry(open, {}, async (bridge, sdk) => {
+      await bridge.callTool({ name: 'ask_form' });
       const span = await spanNamed(sdk, 'tools/call ask_form');
       const port = Number(new URL(server.url).port);
       const expected =
@@ -126,10 +127,10 @@ describe.each(cases)('%s, %s client over %s', (path, kind, transport, version) =
   });
 
   it('keeps a resource URI as given and records a JSON-RPC error by its code', async () => {
-    await withTelemetry(open, {}, async (client, sdk) => {
-      const error = await readResource(client, { uri: 'file:///doc.txt?token=secret#part' }).catch(
-        (caught: unknown) => caught,
-      );
+    await withTelemetry(open, {}, async (bridge, sdk) => {
+      const error = await bridge
+        .readResource({ uri: 'file:///doc.txt?token=secret#part' })
+        .catch((caught: unknown) => caught);
       expect(BridgeError.isInstance(error) && error.code).toBe('server_error');
       const code = String((error as BridgeError).rpc!.code);
       const span = await spanNamed(sdk, 'resources/read');
@@ -151,8 +152,8 @@ describe.each(cases)('%s, %s client over %s', (path, kind, transport, version) =
   });
 
   it('records a tool result with isError as tool_error', async () => {
-    await withTelemetry(open, {}, async (client, sdk) => {
-      const result = await callTool(client, { name: 'slow', arguments: { ms: -1 } });
+    await withTelemetry(open, {}, async (bridge, sdk) => {
+      const result = await bridge.callTool({ name: 'slow', arguments: { ms: -1 } });
       expect(result['isError']).toBe(true);
       const span = await spanNamed(sdk, 'tools/call slow');
       expect(span.attributes['error.type']).toBe('tool_error');
@@ -205,8 +206,8 @@ describe('trace context through the configured propagator', () => {
         propagation.createBaggage({ userId: { value: 'alice' } }),
       );
       const options = where === 'option' ? { propagator } : {};
-      await withTelemetry(['attachWaitFor', 'v2-legacy', 'http'], options, async (client, sdk) => {
-        await context.with(incoming, () => callTool(client, { name: 'ask_form' }));
+      await withTelemetry(['attachWaitFor', 'v2-legacy', 'http'], options, async (bridge, sdk) => {
+        await context.with(incoming, () => bridge.callTool({ name: 'ask_form' }));
         const span = await spanNamed(sdk, 'tools/call ask_form');
         expect(span.parentSpanContext?.spanId).toBe('d'.repeat(16));
         expect(sentBy(span)).toEqual([{ traceparent: 'the call span', tracestate, baggage }]);
@@ -221,10 +222,10 @@ describe('trace context through the configured propagator', () => {
       tracestate,
       baggage,
     };
-    await withTelemetry(['attachWaitFor', 'v2-legacy', 'http'], {}, async (client, sdk) => {
+    await withTelemetry(['attachWaitFor', 'v2-legacy', 'http'], {}, async (bridge, sdk) => {
       // As a resumed suspension does: the propagator's keys are written anew, from the context.
       const params = { name: 'ask_form', _meta: { ...carried } };
-      await callTool(client, params);
+      await bridge.callTool(params);
       const span = await spanNamed(sdk, 'tools/call ask_form');
       expect(span.spanContext().traceId).toBe('a'.repeat(32));
       expect(span.parentSpanContext?.spanId).toBe('b'.repeat(16));

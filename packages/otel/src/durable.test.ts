@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { accept, type Answer } from '@waitfor/core';
-import { callTool, type Suspension } from '@waitfor/mcp-bridge';
+import type { Suspension } from '@waitfor/mcp-bridge';
 import { describe, expect, it, vi } from 'vitest';
 import {
   scriptedPerson,
@@ -65,8 +65,8 @@ describe('durable suspension', () => {
       'http',
       { url: server.url },
       { waitFor: neverAsked.waitFor, extensions: [telemetry] },
-      async (client) => {
-        const first = await callTool(client, { name: 'two_rounds' }, { durable: true });
+      async (_client, bridge) => {
+        const first = await bridge.callTool({ name: 'two_rounds' }, { durable: true });
         expect(first.status).toBe('suspended');
         const suspension = JSON.parse(
           JSON.stringify((first as { suspension: Suspension }).suspension),

@@ -5,7 +5,6 @@
  */
 import { metrics, trace } from '@opentelemetry/api';
 import { accept } from '@waitfor/core';
-import { callTool } from '@waitfor/mcp-bridge';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   scriptedPerson,
@@ -45,15 +44,15 @@ describe('without an SDK', () => {
       'http',
       { url: server.url },
       { waitFor: telemetry.instrument(person.waitFor), extensions: [telemetry] },
-      async (client) => {
-        expect(textOf(await callTool(client, { name: 'ask_form' }))).toContain('Ada');
+      async (_client, bridge) => {
+        expect(textOf(await bridge.callTool({ name: 'ask_form' }))).toContain('Ada');
         expect(traceparentsOf('ask_form').length).toBeGreaterThan(0);
         expect(traceparentsOf('ask_form').every((value) => value === undefined)).toBe(true);
 
         const sdk = createTestSdk();
         trace.setGlobalTracerProvider(sdk.tracerProvider);
         metrics.setGlobalMeterProvider(sdk.meterProvider);
-        await callTool(client, { name: 'ask_defaults' });
+        await bridge.callTool({ name: 'ask_defaults' });
         // The MCP SDK may record spans of its own through the same global provider.
         const ours = () =>
           sdk.spans().filter((span) => span.instrumentationScope.name === '@waitfor/otel');

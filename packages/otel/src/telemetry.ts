@@ -306,7 +306,8 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
           const recording = recorders();
           if (recording !== undefined) questions.begin(request, host, ...recording);
         }),
-        host.on('answer', ({ request, answer }) => questions.settle(request, answer)),
+        // The bridge's verdict ends its question (an accepted form may have failed its schema).
+        host.on('verdict', ({ request, verdict }) => questions.judge(request, verdict)),
       ];
       return () => {
         for (const remove of removers) remove();

@@ -117,7 +117,7 @@ async function check(steps: Step[][]): Promise<void> {
     inboxes.push(await store.inbox('model'));
     const client = await openClient('v2-modern', 'http', { url: mcp.url }, neverAsked);
     opened.push(client);
-    calls.push(store.durableCalls({ clientFor: () => client.client, leaseMs: 5_000 }));
+    calls.push(store.durableCalls({ clientFor: () => client.bridge, leaseMs: 5_000 }));
   }
   const asked = new Map<number, Asked[]>();
   const given: Given[] = [];

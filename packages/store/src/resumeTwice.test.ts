@@ -37,7 +37,7 @@ const neverAsked = scriptedPerson(() => {
 const directClient = async () => {
   const opened = await openClient('v2-modern', 'http', { url: mcp.url }, neverAsked);
   clients.push(opened);
-  return opened.client;
+  return opened.bridge;
 };
 
 interface Retry {

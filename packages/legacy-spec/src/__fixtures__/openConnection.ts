@@ -17,7 +17,6 @@ import * as v1Types from '@modelcontextprotocol/sdk/types.js';
 import type { WaitFor } from '@waitfor/core';
 import {
   attachWaitFor,
-  callTool,
   type Attachment,
   type BridgeExtension,
   type CallOptions,
@@ -124,7 +123,8 @@ async function open(
   return {
     client,
     attachment,
-    callTool: (name, args, callOptions) => callTool(client, { name, arguments: args }, callOptions),
+    callTool: (name, args, callOptions) =>
+      attachment.callTool({ name, arguments: args }, callOptions),
     close: async () => {
       attachment.detach();
       await client.close();

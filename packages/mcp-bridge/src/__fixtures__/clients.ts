@@ -23,6 +23,7 @@ import {
   elicitationCapabilities,
   type AttachOptions,
   type Attachment,
+  type Bridge,
 } from '../index';
 import { connect } from '../node';
 import {
@@ -61,10 +62,18 @@ export const bridgePaths: ReadonlyArray<[BridgePath, ClientKind, 'legacy' | 'mod
   ['connect', 'v2-legacy', 'legacy'],
 ];
 
+/** What a test calls through: the bridge's methods (a connection has the same). */
+export type Calls = Pick<
+  Bridge,
+  'callTool' | 'getPrompt' | 'readResource' | 'resume' | 'listTools' | 'era'
+>;
+
 /** An opened, attached client. */
 export interface OpenClient {
   client: V2Client | V1Client;
   attachment: Attachment;
+  /** The bridge attached to it (`connect`: the connection), whose methods the calls go through. */
+  bridge: Calls;
   close(): Promise<void>;
 }
 
@@ -92,6 +101,7 @@ export async function openClient(
     return {
       client: connection.client as V2Client,
       attachment: connection.attachment,
+      bridge: connection as unknown as Calls,
       close: () => connection.close(),
     };
   }
@@ -104,7 +114,7 @@ export async function openClient(
         ? new V1Http(new URL(target.url as string))
         : new V1Stdio({ command, args, stderr: 'ignore' }),
     );
-    return { client, attachment, close: () => client.close() };
+    return { client, attachment, bridge: attachment, close: () => client.close() };
   }
   const client = new V2Client(info, {
     capabilities: elicitationCapabilities(options) as never,
@@ -117,7 +127,7 @@ export async function openClient(
       ? new V2Http(new URL(target.url as string))
       : new V2Stdio({ command, args, stderr: 'ignore' }),
   );
-  return { client, attachment, close: () => client.close() };
+  return { client, attachment, bridge: attachment, close: () => client.close() };
 }
 
 /** Open a client as `openClient` does, run `body` with it, and close it however `body` ends. */
@@ -126,12 +136,12 @@ export async function withOpenClient(
   transport: TransportKind,
   target: { url?: string; command?: string; args?: string[] },
   options: AttachOptions,
-  body: (client: OpenClient['client']) => Promise<void>,
+  body: (client: OpenClient['client'], bridge: Calls) => Promise<void>,
   path: BridgePath = 'attachWaitFor',
 ): Promise<void> {
-  const { client, close } = await openClient(kind, transport, target, options, path);
+  const { client, bridge, close } = await openClient(kind, transport, target, options, path);
   try {
-    await body(client);
+    await body(client, bridge);
   } finally {
     await close();
   }

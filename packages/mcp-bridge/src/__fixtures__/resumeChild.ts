@@ -1,9 +1,10 @@
 /**
  * Resume a suspended call in a separate process: reads `{ url, suspension, answers }` as JSON on
- * stdin, connects a fresh v2 client (modern era) and prints the DurableOutcome as JSON on stdout.
+ * stdin, connects a fresh v2 client (modern era) with a bridge attached whose person is never asked
+ * (a durable resume asks no one) and prints the DurableOutcome as JSON on stdout.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { resume } from '../index';
+import { attachWaitFor } from '../index';
 
 let input = '';
 for await (const chunk of process.stdin) input += String(chunk);
@@ -19,10 +20,14 @@ const client = new Client(
     versionNegotiation: { mode: { pin: '2026-07-28' } },
   },
 );
+const bridge = attachWaitFor(client, {
+  waitFor: () => Promise.reject(new Error('a durable resume must not ask in-process')),
+});
+await bridge.ready;
 await client.connect(new StreamableHTTPClientTransport(new URL(url)));
 try {
   process.stdout.write(
-    JSON.stringify({ ok: true, outcome: await resume(client, suspension, answers) }),
+    JSON.stringify({ ok: true, outcome: await bridge.resume(suspension, answers) }),
   );
 } catch (error) {
   process.stdout.write(

@@ -4,7 +4,7 @@
  */
 import { isRecord } from '@waitfor/runtime';
 import { BridgeError } from '../bridgeError';
-import type { ClientPort, PortCallOptions } from '../clientPort';
+import type { ClientPort, PortCallOptions } from './port';
 
 type AnyFunction = (...args: never[]) => unknown;
 
@@ -93,6 +93,12 @@ export function basePort(client: Loose) {
     serverName: () => {
       const name = asRecord(fn(client, 'getServerVersion')?.call(client))['name'];
       return (typeof name === 'string' && name) || undefined;
+    },
+    // A v2 client says the revision it negotiated; a v1 client's HTTP transport keeps it (stdio: none).
+    protocolVersion: () => {
+      const read = fn(client, 'getNegotiatedProtocolVersion');
+      const version = read ? read.call(client) : asRecord(client['transport'])['protocolVersion'];
+      return typeof version === 'string' ? version : undefined;
     },
     isConnected: () => client['transport'] !== undefined,
     registerCapabilities: (capabilities: Record<string, unknown>) =>

@@ -5,7 +5,7 @@
  */
 import type { AbortSignalLike } from '@waitfor/core';
 import { BridgeError } from '../bridgeError';
-import type { ClientPort, InboundMethod, V1Schemas } from '../clientPort';
+import type { ClientPort, InboundMethod, V1Schemas } from './port';
 import {
   asRecord,
   basePort,

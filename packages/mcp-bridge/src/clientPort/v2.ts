@@ -3,7 +3,7 @@
  * method name and synchronously (so a missing capability throws at attach time).
  */
 import type { AbortSignalLike } from '@waitfor/core';
-import type { ClientPort } from '../clientPort';
+import type { ClientPort } from './port';
 import type { ProtocolEra } from '../protocol';
 import {
   callToolBy,

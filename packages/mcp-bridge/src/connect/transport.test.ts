@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scriptedPerson, textOf } from '../__fixtures__/clients';
 import { startDualEraHttpServer, type DualEraHttpServer } from '../__fixtures__/dualEraServer';
 import { startOAuthServer, type OAuthServer } from '../__fixtures__/oauthServer';
-import { headlessOAuth } from '../conformance/headlessOAuth';
+import { headlessOAuth } from '../../conformance/headlessOAuth';
 import { BridgeError, connect } from '../index';
 
 const token = 'secret-token-42';

@@ -4,33 +4,27 @@
  *
  * - `handler.ts`: how a question reaching the registered handler is scoped and attributed;
  * - `options.ts`: what a call's options may be in this era (checked before anything is sent);
- * - `call.ts`: how one bridge call runs on the wire.
+ * - `call.ts`: how one bridge call runs on the wire;
+ * - `resume.ts` (modern era only): how a suspended call is checked and started again.
  */
-import type { AbortSignalLike, Request, RequestOrigin } from '@waitfor/core';
+import type { Answer } from '@waitfor/core';
 import type { BridgeState } from '../bridgeState';
 import type { CallOptions, CallSettings } from '../callOptions';
 import type { InboundContext } from '../clientPort';
 import type { CallInfo } from '../extension';
-import type { QuestionOptions } from './legacy/questionLinks';
-import type { LoopStart } from './modern/call';
-import type { Suspension } from './modern/suspension';
+import type { BridgeLimits } from '../limits';
+import type { CallMethod } from '../protocol';
+import type { PushedQuestion, QuestionOptions } from '../questionLinks';
+import type { CallOutcome } from '../types';
 
-/** How a call ends: its result, or (durable, modern era) a suspension until `resume`. */
-export type CallOutcome =
-  | { status: 'complete'; result: Record<string, unknown> }
-  | { status: 'suspended'; suspension: Suspension };
-
-/** A question the server sent to the registered handler, scoped to this era's rules. */
-export interface PushedQuestion {
-  /** Aborts when the question can no longer be used (the SDK aborted it, its call ended, detach). */
-  readonly signal: AbortSignalLike;
-  readonly origin: RequestOrigin;
-  /** Question options the call it belongs to brought (legacy era, one call in flight). */
-  readonly own?: QuestionOptions | undefined;
-  /** Extension rewrite of the Request (legacy pushes only). */
-  readonly rewrite?: ((request: Request) => Request) | undefined;
-  /** The question settled: unlink it. */
-  close(): void;
+/** Where a modern-era call starts: a first call, or a resumed retry. */
+export interface LoopStart {
+  /** The original params (without inputResponses/requestState). */
+  params: Record<string, unknown>;
+  /** The responses and state of the retry to send first (resume); absent for a first call. */
+  retry?: { responses: Record<string, unknown>; requestState: string | undefined };
+  /** Rounds already seen (resume). */
+  round: number;
 }
 
 /** One bridge call, checked and resolved, as an era runs it. */
@@ -45,7 +39,14 @@ export interface CallJob {
   /** The question options the call brings itself (legacy era: it must run alone). */
   readonly own: QuestionOptions | undefined;
   /** Where a resumed call starts (modern era). */
-  readonly start: ((settings: CallSettings) => Promise<LoopStart>) | undefined;
+  readonly start: ((job: CallJob) => Promise<LoopStart>) | undefined;
+}
+
+/** A suspended call, checked with its answers: what to call again, and where its loop starts. */
+export interface ResumedCall {
+  readonly method: CallMethod;
+  readonly params: Record<string, unknown>;
+  readonly start: (job: CallJob) => Promise<LoopStart>;
 }
 
 /** What an era does; `eras/legacy` and `eras/modern` each export one. */
@@ -70,12 +71,9 @@ export interface Era {
   call(job: CallJob): Promise<unknown>;
   /** call.ts: what `call` resolved to, as a call's outcome. */
   outcome(value: unknown): CallOutcome;
+  /**
+   * resume.ts: check untrusted suspension data and the person's answers (nothing is sent when they
+   * do not fit); absent when the era's calls never suspend.
+   */
+  resume?(suspension: unknown, answers: readonly Answer[], limits: BridgeLimits): ResumedCall;
 }
-
-/** The origin of a call's questions: who asks, in which era, and for what (tool, prompt or resource). */
-export const callOrigin = ({ serverName: server, era, method, params }: CallInfo): RequestOrigin =>
-  method === 'tools/call'
-    ? { server, era, tool: String(params['name']) }
-    : method === 'prompts/get'
-      ? { server, era, prompt: String(params['name']) }
-      : { server, era, resource: String(params['uri']) };

@@ -1,8 +1,15 @@
-/** The eras side by side; a connection's is chosen once, by the era its client negotiated. */
+/**
+ * The eras' entry, the one file of `eras/` the rest of the bridge imports: the eras side by side,
+ * a connection's chosen once, by the era its client negotiated.
+ */
 import type { ProtocolEra } from '../protocol';
 import type { Era } from './era';
 import { legacyEra } from './legacy';
 import { modernEra } from './modern';
+
+export type { CallJob, Era, LoopStart } from './era';
+// A stored suspension checked before it is kept or resumed (`resume` checks it again itself).
+export { parseSuspension } from './modern/suspension';
 
 const eras: Record<ProtocolEra, Era> = { legacy: legacyEra, modern: modernEra };
 

@@ -1,10 +1,10 @@
 /**
  * Resume a suspended call in a separate process with telemetry: reads `{ url, suspension, answers }`
- * as JSON on stdin, resumes on a fresh v2 client (modern era) with its own in-memory SDK, and prints
+ * as JSON on stdin, resumes through a bridge on a fresh v2 client (modern era) with its own in-memory SDK, and prints
  * the outcome's status and every finished span (ids, parent, links) as JSON on stdout.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { resume } from '@waitfor/mcp-bridge';
+import { attachWaitFor } from '@waitfor/mcp-bridge';
 import { createTelemetry } from '../index';
 import { createTestSdk } from './sdk';
 
@@ -24,9 +24,14 @@ const client = new Client(
     versionNegotiation: { mode: { pin: '2026-07-28' } },
   },
 );
+// A durable resume asks no one in this process: the person's waitFor is never called.
+const bridge = attachWaitFor(client, {
+  waitFor: () => Promise.reject(new Error('a durable resume must not ask in-process')),
+});
+await bridge.ready;
 await client.connect(new StreamableHTTPClientTransport(new URL(url)));
 try {
-  const outcome = await resume(client, suspension, answers, { extensions: [telemetry] });
+  const outcome = await bridge.resume(suspension, answers, { extensions: [telemetry] });
   const spans = sdk.spans().map((span) => ({
     name: span.name,
     traceId: span.spanContext().traceId,

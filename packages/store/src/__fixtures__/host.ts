@@ -39,7 +39,7 @@ const modern = await openClient(
     },
   },
 );
-const calls = store.durableCalls({ clientFor: () => modern.client, leaseMs: Number(leaseMs) });
+const calls = store.durableCalls({ clientFor: () => modern.bridge, leaseMs: Number(leaseMs) });
 
 const reply = (message: Record<string, unknown>): void => console.log(JSON.stringify(message));
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Answer, Request } from '@waitfor/core';
 import { cancel, expire, parseAnswer, parseRequest } from '@waitfor/core';
-import type { DurableOutcome, Suspension } from '@waitfor/mcp-bridge';
+import type { Bridge, DurableOutcome, Suspension } from '@waitfor/mcp-bridge';
 import type { Driver, Queryable, Row } from '../drivers/driver';
 import type { QuestionStatements } from '../sql';
 import { StoreError, storeErrorOf } from '../storeError';
@@ -11,10 +11,11 @@ import type { CallStatements } from './callSql';
 /** Options of Store.durableCalls. */
 export interface DurableCallsOptions {
   /**
-   * The client this host reaches the server `serverKey` with (a v2 Client or v1 SDK Client, modern
-   * era). Called when this host makes a call, and when it claims a call to resume.
+   * The bridge this host reaches the server `serverKey` through (`attachWaitFor`'s, or a
+   * `connect` connection; modern era). Called when this host makes a call, and when it claims a
+   * call to resume.
    */
-  clientFor(serverKey: string): object | Promise<object>;
+  clientFor(serverKey: string): DurableCaller | Promise<DurableCaller>;
   /** How long a claim holds without renewal; a dead host's call is taken over after it (default 30 s). */
   leaseMs?: number;
   /** Claim and resume ready calls on this host (default true; false: this host only makes calls). */
@@ -30,6 +31,9 @@ export interface DurableCallsOptions {
    */
   maxAttempts?: number;
 }
+
+/** What durable calls call through: a bridge's (or a connection's) `callTool` and `resume`. */
+export type DurableCaller = Pick<Bridge, 'callTool' | 'resume'>;
 
 /** Where a durable call stands after `callTool`. */
 export type DurableCallStart =
@@ -149,8 +153,6 @@ export function createDurableCalls(
   let working: Promise<void> | undefined;
   let again = false;
 
-  const bridge = () => import('@waitfor/mcp-bridge');
-
   /** Stores what came of a failed resume: due again later when it may pass, else failed. */
   const failed = async (row: Row, error: unknown): Promise<void> => {
     const callId = String(row.call_id);
@@ -230,9 +232,8 @@ export function createDurableCalls(
       const answers = suspension.requests.map((request) => answerOf(request, byId.get(request.id)));
       let outcome: DurableOutcome;
       try {
-        const { resume } = await bridge();
-        const client = await options.clientFor(String(row.server_key));
-        outcome = await resume(client, suspension, answers);
+        const bridge = await options.clientFor(String(row.server_key));
+        outcome = await bridge.resume(suspension, answers);
       } catch (error) {
         return await failed(row, error);
       }
@@ -267,10 +268,8 @@ export function createDurableCalls(
   const calls: DurableCalls = {
     async callTool(scope, serverKey, params) {
       if (closed) throw new StoreError('closed', 'Durable calls are closed');
-      const { callTool } = await bridge();
-      const outcome = await callTool(await options.clientFor(serverKey), params, {
-        durable: true,
-      });
+      const bridge = await options.clientFor(serverKey);
+      const outcome = await bridge.callTool(params, { durable: true });
       const callId = randomUUID();
       if (outcome.status === 'complete')
         return { callId, status: 'complete', result: outcome.result };

@@ -7,7 +7,8 @@
 import type { Request } from '@waitfor/core';
 import type { BridgeState } from '../../bridgeState';
 import type { InboundContext } from '../../clientPort';
-import { callOrigin, type PushedQuestion } from '../era';
+import { callOrigin } from '../../extension';
+import type { PushedQuestion } from '../../questionLinks';
 
 /** Scope a pushed question to the calls it can belong to. */
 export function question(

@@ -1,5 +1,6 @@
 /** The legacy era (protocol 2025-11-25 and before): pushed questions during one SDK call. */
-import type { CallOutcome, Era } from '../era';
+import type { CallOutcome } from '../../types';
+import type { Era } from '../era';
 import { beginCall, legacyCall } from './call';
 import { question } from './handler';
 import { checkCall } from './options';

@@ -13,23 +13,15 @@ import type { AbortSignalLike } from '@waitfor/core';
 import { abortedError, BridgeError, toBridgeError } from '../../bridgeError';
 import { isAborted, linkedController, MAX_TIMER_DELAY } from '@waitfor/runtime';
 import { progressOptions } from '../../callOptions';
-import { callOrigin, type CallJob, type CallOutcome } from '../era';
+import { callOrigin } from '../../extension';
+import type { CallOutcome } from '../../types';
+import type { CallJob, LoopStart } from '../era';
 import { assertServable, parseInputRequests, resolveRound, type RoundContext } from './round';
 import { createSuspension } from './suspension';
 import { checkRequestState } from '../../limits';
 
 /** The outcome of a loop: the final result, or (durable mode) a suspension. */
-export type LoopOutcome = CallOutcome;
-
-/** Where a loop starts: a first call, or a resumed retry. */
-export interface LoopStart {
-  /** The original params (without inputResponses/requestState). */
-  params: Record<string, unknown>;
-  /** The responses and state of the retry to send first (resume); absent for a first call. */
-  retry?: { responses: Record<string, unknown>; requestState: string | undefined };
-  /** Rounds already seen (resume). */
-  round: number;
-}
+type LoopOutcome = CallOutcome;
 
 /** The params of a retry: the original params, this round's responses and the state, byte-exact. */
 export function retryParams(
@@ -41,12 +33,6 @@ export function retryParams(
   if (Object.keys(responses).length > 0) retry['inputResponses'] = responses;
   if (requestState !== undefined) retry['requestState'] = requestState;
   return retry;
-}
-
-/** The original params of a call, without the keys the loop owns. */
-export function originalParams(params: Record<string, unknown>): Record<string, unknown> {
-  const { inputResponses: _responses, requestState: _state, ...rest } = params;
-  return rest;
 }
 
 /** An `input_required` result (its requestState checked and bounded). */
@@ -152,7 +138,7 @@ export async function call(job: CallJob): Promise<LoopOutcome> {
   try {
     return await runInputRequiredLoop(
       job,
-      (await job.start?.(settings)) ?? { params: job.info.params, round: 0 },
+      (await job.start?.(job)) ?? { params: job.info.params, round: 0 },
       scope.signal,
     );
   } finally {

@@ -7,7 +7,7 @@
 import type { RequestOrigin } from '@waitfor/core';
 import type { BridgeState } from '../../bridgeState';
 import type { InboundContext } from '../../clientPort';
-import type { PushedQuestion } from '../era';
+import type { PushedQuestion } from '../../questionLinks';
 
 /** Scope a question of the SDK's own loop. */
 export function question(bridge: BridgeState, context: InboundContext): PushedQuestion {

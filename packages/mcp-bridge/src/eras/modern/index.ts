@@ -1,8 +1,10 @@
 /** The modern era (protocol 2026-07-28): input_required rounds the bridge drives itself. */
+import type { CallOutcome } from '../../types';
 import type { Era } from '../era';
-import { call, type LoopOutcome } from './call';
+import { call } from './call';
 import { question } from './handler';
 import { checkCall } from './options';
+import { resume } from './resume';
 
 /** The modern era's jobs. */
 export const modernEra: Era = {
@@ -10,5 +12,6 @@ export const modernEra: Era = {
   question,
   checkCall,
   call,
-  outcome: (value) => value as LoopOutcome,
+  outcome: (value) => value as CallOutcome,
+  resume,
 };

@@ -16,12 +16,7 @@ import { controllerBatch } from '@waitfor/runtime';
 import type { RootsHandler, SamplingHandler } from '../../bridgeState';
 import { noWaitFor } from '../../callOptions';
 import { checkBound, type BridgeLimits } from '../../limits';
-
-/** One embedded request of an input_required result. */
-export interface InputRequest {
-  method: string;
-  params?: Record<string, unknown>;
-}
+import type { InputRequest } from '../../types';
 
 /** Everything a round needs. */
 export interface RoundContext {

@@ -17,29 +17,11 @@ import type { FormLimits } from '@waitfor/core/form';
 import { checkRequestState, type BridgeLimits } from '../../limits';
 import { CALL_METHODS, type CallMethod } from '../../protocol';
 import { isRecord, requestOf } from '../../mapping';
-import { parseInputRequests, type InputRequest } from './round';
+import type { InputRequest, Suspension } from '../../types';
+import { parseInputRequests } from './round';
 
 /** The shape of suspensions this version writes and reads; older ones are refused (ask again). */
 const VERSION = 2;
-
-/** Everything needed to finish a suspended call later. JSON-safe. */
-export interface Suspension {
-  version: 2;
-  method: CallMethod;
-  /** The original call params (without inputResponses/requestState). */
-  params: Record<string, unknown>;
-  /** The server's requestState of the pending round, byte-exact; absent when the server sent none. */
-  requestState?: string;
-  /** The inputRequests of the pending round, as the server sent them. */
-  inputRequests: Record<string, InputRequest>;
-  /**
-   * The Requests a person must answer, one per elicitation inputRequest. Each names its
-   * inputRequests key in `data.origin.inputKey` and who asks in `data.origin.server`.
-   */
-  requests: Request[];
-  /** How many input_required rounds this call has seen so far. */
-  round: number;
-}
 
 /** The inputRequests key a suspension's Request answers (checked by parseSuspension). */
 const keyOf = (request: Request): string => request.data?.origin?.['inputKey'] as string;

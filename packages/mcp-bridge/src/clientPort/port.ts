@@ -1,0 +1,71 @@
+/**
+ * The SDK-neutral client the rest of the bridge talks to: what each generation's port
+ * (`v1.ts`, `v2.ts`) implements. Types only, at the bottom of the port's files.
+ */
+import type { AbortSignalLike } from '@waitfor/core';
+import type { CallMethod, ListMethod, ProtocolEra } from '../protocol';
+import type { CallProgress } from '../types';
+
+/** The server→client request methods the bridge answers. */
+export type InboundMethod = 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
+
+/** What a registered handler receives besides the params. */
+export interface InboundContext {
+  signal: AbortSignalLike | undefined;
+  /** v2 auto-loop: the inputRequests key; wire requests: the JSON-RPC id. */
+  id: unknown;
+}
+
+/** A handler the bridge registers on a client. */
+export type InboundHandler = (
+  params: Record<string, unknown>,
+  context: InboundContext,
+) => Promise<unknown>;
+
+/** The v1 zod schemas needed to register handlers on a v1 client (from '@modelcontextprotocol/sdk/types.js'). */
+export interface V1Schemas {
+  ElicitRequestSchema: unknown;
+  CreateMessageRequestSchema?: unknown;
+  ListRootsRequestSchema?: unknown;
+}
+
+/** Per-call options the bridge passes to the SDK. */
+export interface PortCallOptions {
+  signal?: AbortSignalLike | undefined;
+  timeout?: number | undefined;
+  /** Ask the v2 client to hand back `input_required` instead of driving it. */
+  raw?: boolean;
+  /**
+   * One modern-era call's legs (the same object for each): the first tools/call leg records the
+   * `Mcp-Param-*` headers it sent, and the retries send them again, as the SDK's own loop does.
+   */
+  legs?: { headers?: unknown } | undefined;
+  /** The SDKs' progress options, passed through as named. */
+  onprogress?: ((progress: CallProgress) => void) | undefined;
+  resetTimeoutOnProgress?: boolean | undefined;
+  maxTotalTimeout?: number | undefined;
+}
+
+/** The SDK-neutral client. */
+export interface ClientPort {
+  era(): ProtocolEra | undefined;
+  serverName(): string | undefined;
+  /** The protocol revision the client negotiated, when it says (v1 over stdio keeps none). */
+  protocolVersion(): string | undefined;
+  isConnected(): boolean;
+  /** v1 only: the schemas later registrations use (the last given win). */
+  useSchemas?(schemas: V1Schemas): void;
+  registerCapabilities(capabilities: Record<string, unknown>): void;
+  setRequestHandler(method: InboundMethod, handler: InboundHandler): Promise<() => void>;
+  onNotification(method: string, handler: (params: Record<string, unknown>) => void): () => void;
+  call(
+    method: CallMethod,
+    params: Record<string, unknown>,
+    options: PortCallOptions,
+  ): Promise<unknown>;
+  list(
+    method: ListMethod,
+    params: Record<string, unknown> | undefined,
+    options: PortCallOptions,
+  ): Promise<unknown>;
+}
