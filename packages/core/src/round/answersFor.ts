@@ -75,7 +75,7 @@ export function answersFor(
     if (!checked.ok) {
       throw new WaitforError('invalid_answer', `Invalid answer to ${request.id}`, {
         path: key,
-        cause: checked.errors,
+        errors: checked.errors,
       });
     }
     byKey[key] = { id: request.id, ok: true, data: checked.value };

@@ -258,7 +258,7 @@ describe('answersFor', () => {
       answersFor(questions, [accept(form, { age: -1 }), accept(approval)]),
     );
     expect([error.code, error.path]).toEqual(['invalid_answer', 'age']);
-    expect(Object.keys(error.cause as object)).toEqual(['age']);
+    expect(Object.keys(error.errors ?? {})).toEqual(['age']);
     // A refusal is not checked against the form.
     expect(answersFor(questions, [cancel(form), accept(approval)]).age).toMatchObject({
       ok: false,

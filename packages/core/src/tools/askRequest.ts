@@ -63,7 +63,7 @@ export async function askRequest(
   const cause = new WaitforError(
     'invalid_answer',
     `No valid answer to ${request.id} after ${asked.attempts} attempts`,
-    { cause: asked.errors },
+    { errors: asked.errors },
   );
   return cancel(request, cause);
 }

@@ -144,7 +144,7 @@ describe('durable tool runs', () => {
         resumeTool(tool, suspension, [accept('details-1', { name: 'Ada', seats: 99 })]),
       );
       expect([error.code, error.path]).toEqual(['invalid_answer', 'details']);
-      expect(error.cause).toEqual({ seats: expect.any(String) });
+      expect(error.errors).toEqual({ seats: expect.any(String) });
       expect(tool).not.toHaveBeenCalled();
     });
 
@@ -166,7 +166,7 @@ describe('durable tool runs', () => {
       const suspension = suspensionOf(await runToolDurable(withDefault, null));
       const error = await errorOf(resumeTool(withDefault, suspension, [accept('details-1', {})]));
       expect([error.code, error.path]).toEqual(['invalid_answer', 'details']);
-      expect(error.cause).toEqual({ seats: 'Required.' });
+      expect(error.errors).toEqual({ seats: 'Required.' });
       await expect(
         resumeTool(withDefault, suspension, [accept('details-1')]),
       ).resolves.toMatchObject({ status: 'complete', result: { data: { seats: 2 } } });

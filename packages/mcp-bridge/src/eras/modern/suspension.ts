@@ -162,7 +162,8 @@ export function elicitationResponses(
       );
       if ('errors' in settled)
         throw new BridgeError('invalid_answer', `Invalid answer to ${request.id}`, {
-          details: { requestId: request.id, errors: settled.errors },
+          errors: settled.errors,
+          details: { requestId: request.id },
         });
       return [key, settled.result];
     }),
