@@ -17,7 +17,7 @@ import type {
   ReadResourceResult,
 } from '@modelcontextprotocol/client';
 import type { Answer, WaitFor } from '@waitfor/core';
-import { isAborted, isRecord, schedule } from '@waitfor/runtime';
+import { isAborted, isRecord } from '@waitfor/runtime';
 import {
   attachWaitFor,
   type AttachOptions,
@@ -30,8 +30,9 @@ import type { CallOptions, DurableCallOptions, ResumeOptions } from './callOptio
 import type { DurableOutcome } from './types';
 import type { Suspension } from './types';
 import { MODERN_PROTOCOL_VERSION, type ProtocolEra } from './protocol';
-import { backoffDelay, type ReconnectOptions } from './connect/backoff';
+import type { ReconnectOptions } from './connect/backoff';
 import { guardWaitFor } from './connect/guardedWaitFor';
+import { ConnectionLife, type LifeClient, type TransportSource } from './connect/life';
 import { createConnectionStore, type ConnectionStore } from './connect/state';
 
 /** Which era to speak: negotiate (`auto`, default), or pin one. */
@@ -124,56 +125,38 @@ export interface Connection {
   close(): Promise<void>;
 }
 
-interface V2Client {
-  connect(transport: unknown): Promise<void>;
-  close(): Promise<void>;
-  ping(options?: { timeout?: number }): Promise<unknown>;
-  onclose?: (() => void) | undefined;
-  onerror?: ((error: unknown) => void) | undefined;
-}
-
 /** The v2 SDK's client module (a peer: loaded when a connection is made). */
 const sdk = () =>
   import('@modelcontextprotocol/client') as unknown as Promise<{
     Client: new (
       info: { name: string; version: string },
       options: Record<string, unknown>,
-    ) => V2Client;
+    ) => LifeClient;
     StreamableHTTPClientTransport: new (url: unknown, options: unknown) => unknown;
   }>;
 
-/** A transport as connect uses it: the SDK's teardown hook and, for OAuth, `finishAuth`. */
-interface Transport {
-  onclose?: () => void;
-  finishAuth(callback: unknown): Promise<void>;
+/** The options checked; the era to negotiate. Throws 'invalid_options'. */
+function checkConnectOptions(options: ConnectOptions): EraChoice {
+  if (typeof options?.waitFor !== 'function')
+    throw new BridgeError('invalid_options', 'connect needs options.waitFor');
+  const era = options.era ?? 'auto';
+  if (!['auto', 'legacy', 'modern'].includes(era))
+    throw new BridgeError('invalid_options', `Unknown era ${String(era)}`);
+  return era;
 }
 
-/** @internal How connectWith reaches the transport: a fresh one per attempt, and whether to retry. */
-export interface TransportSource {
-  /** A new transport; `lost` is for its fetch to report a connection that is gone. */
-  create(lost: (error: unknown) => void): Promise<unknown>;
-  /** Streamable HTTP reconnects; a stdio child that exited does not. */
-  reconnects?: boolean;
-  authorizationCallback?: HttpTarget['authorizationCallback'];
+/** How a lost connection is retried: off (no attempts) unless the transport can and the host asked. */
+function retryOf(transports: TransportSource, options: ConnectOptions): ReconnectOptions {
+  const reconnect = transports.reconnects && options.reconnect;
+  return reconnect === true ? {} : reconnect || { maxAttempts: 0 };
 }
-
-const isUnauthorized = (error: unknown): boolean =>
-  error instanceof Error && error.constructor.name === 'UnauthorizedError';
 
 /** @internal Connect a fresh v2 client over the transports `source` makes. */
 export async function connectWith(
   transports: TransportSource,
   options: ConnectOptions,
 ): Promise<Connection> {
-  if (typeof options?.waitFor !== 'function')
-    throw new BridgeError('invalid_options', 'connect needs options.waitFor');
-  const era = options.era ?? 'auto';
-  if (!['auto', 'legacy', 'modern'].includes(era))
-    throw new BridgeError('invalid_options', `Unknown era ${String(era)}`);
-  // Off (no attempts) unless the transport can reconnect and the host asked for it.
-  const reconnect = transports.reconnects && options.reconnect;
-  const retry: ReconnectOptions = reconnect === true ? {} : reconnect || { maxAttempts: 0 };
-  const maxAttempts = retry.maxAttempts ?? 5;
+  const era = checkConnectOptions(options);
   const { Client } = await sdk();
   const client = new Client(
     { name: options.name ?? 'waitfor', version: options.version ?? '0.0.0' },
@@ -181,105 +164,34 @@ export async function connectWith(
     { versionNegotiation: { mode: era === 'modern' ? { pin: MODERN_PROTOCOL_VERSION } : era } },
   );
   const [state, setState] = createConnectionStore();
-  const connected = () => state.getSnapshot().status === 'connected';
   // Lost (with the cause): every open question ends connection_lost, and new ones until restored.
   const questions = guardWaitFor(options.waitFor);
-  let swapping = false;
-  // Cancels the wait before the next attempt (close() while reconnecting: that attempt never runs).
-  let cancelWait = () => {};
-  const attachment = attachWaitFor(client, {
-    ...options,
-    waitFor: questions.waitFor,
+  const attachment = attachWaitFor(client, { ...options, waitFor: questions.waitFor });
+  const life = new ConnectionLife({
+    client,
+    transports,
+    questions,
+    setStatus: setState,
+    connected: () => state.getSnapshot().status === 'connected',
+    retry: retryOf(transports, options),
+    detach: () => attachment.detach(),
   });
-  const closeClient = () => client.close().catch(() => undefined);
-
-  const lose = (error: unknown) => {
-    if (swapping || !connected()) return;
-    questions.lose(error);
-    // Without reconnection the SDK ends the calls in flight as it always has.
-    if (maxAttempts) void recover(error);
-    else setState('closed', { error });
-  };
-  // What only the network sees is acted on only when reconnecting (see `reconnect`).
-  const lost = (error: unknown) => {
-    if (maxAttempts) lose(error);
-  };
-  let transport: Transport;
-  const finishAuth = (callback: unknown) => transport.finishAuth(callback);
-  const attach = async () => {
-    transport = (await transports.create(lost)) as Transport;
-    await client.connect(transport);
-    // A transport that closes by itself (a stdio child exits) is a lost connection. The SDK's own
-    // teardown, which would end the open questions as merely cancelled, waits one turn so they end
-    // as connection_lost first (not when the bridge swaps or closes the transport itself).
-    const teardown = transport.onclose;
-    transport.onclose = () => {
-      if (swapping) return teardown?.();
-      lose(new BridgeError('client_error', 'Transport closed'));
-      schedule(0, () => teardown?.());
-    };
-  };
-  // OAuth: once the provider sent the person to authorize, finish with the callback and try again.
-  const open = () =>
-    attach().catch(async (error: unknown) => {
-      if (!isUnauthorized(error) || !transports.authorizationCallback) throw error;
-      await finishAuth(await transports.authorizationCallback());
-      await attach();
-    });
-  const recover = async (error: unknown) => {
-    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-      if (!setState('reconnecting', { attempt, error })) return;
-      await new Promise<void>(
-        (resolve) => (cancelWait = schedule(backoffDelay(attempt, retry), resolve)),
-      );
-      // Closing the old transport ends the SDK requests that were in flight on it.
-      swapping = true;
-      try {
-        await closeClient();
-        await open();
-        questions.restore();
-        return setState('connected');
-      } catch (next) {
-        error = next;
-      } finally {
-        swapping = false;
-      }
-    }
-    setState('closed', { error });
-    await shutdown();
-  };
-  const shutdown = async () => {
-    cancelWait();
-    questions.lose(new BridgeError('aborted', 'Closed'));
-    setState('closed');
-    attachment.detach();
-    swapping = true;
-    await closeClient();
-  };
-
   await attachment.ready;
-  await open().catch((error: unknown) => {
+  await life.open().catch((error: unknown) => {
     attachment.detach();
     throw new BridgeError('client_error', `Could not connect: ${messageOf(error)}`, {
       cause: error,
     });
   });
   setState('connected');
-  // An error a ping confirms (an HTTP stream cut) means the connection is gone.
-  const onerror = client.onerror;
-  client.onerror = (error) => {
-    onerror?.call(client, error);
-    if (maxAttempts && !swapping && connected())
-      client.ping({ timeout: 10_000 }).catch(() => lose(error));
-  };
-
+  life.watchErrors();
   // The bridge's own methods and getters, read through the prototype (no copy to keep in step).
   return Object.assign(Object.create(attachment) as object, {
     client,
     attachment,
     state,
-    finishAuth,
-    close: shutdown,
+    finishAuth: life.finishAuth,
+    close: life.close,
   }) as unknown as Connection;
 }
 
