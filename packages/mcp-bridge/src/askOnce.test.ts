@@ -1,63 +1,52 @@
 /**
- * `askOnce`, the step every question of both eras takes through the host's waitFor: a waitFor that
- * answers at once costs no listener on the SDK's signal, one that waits is raced against it, and
- * the context a host gets carries a real AbortSignal even when the host copies the context.
+ * `askOnce`, the step every question of both eras takes through the host's waitFor: a question's
+ * signal is a real AbortController following the SDK's; a wait is raced against it and leaves no
+ * listener behind, and the context a host gets carries that real AbortSignal even when the host
+ * copies the context.
  */
 import { accept, type Answer, type Request, type WaitFor } from '@waitfor/core';
-import { QuietSignal } from '@waitfor/runtime';
+import { linkedController } from '@waitfor/runtime';
 import { describe, expect, it } from 'vitest';
+import { countedController } from '../../core/src/__fixtures__/countedSignal';
 import { askOnce } from './askPerson';
 import { BridgeError } from './bridgeError';
 
 const request: Request = { id: 'elc-1', kind: 'input', prompt: 'Go ahead?' };
 
-/** A real AbortController standing for the SDK's, counting the listeners added to its signal. */
-function sdkController() {
-  const controller = new AbortController();
-  let added = 0;
-  const add = controller.signal.addEventListener.bind(controller.signal);
-  controller.signal.addEventListener = ((type: string, listener: () => void) => {
-    added += 1;
-    add(type, listener);
-  }) as never;
-  return { controller, added: () => added };
-}
-
 const codeOf = (error: unknown) => (BridgeError.isInstance(error) ? error.code : error);
 
 describe('askOnce', () => {
-  it('takes an answer given at once without listening to the SDK signal', async () => {
-    const sdk = sdkController();
-    const question = new QuietSignal(sdk.controller.signal);
+  it('takes an answer given at once, leaving no listener behind on the signal it was given', async () => {
+    const question = countedController();
     const answer = await askOnce(request, {
       waitFor: async (asked) => accept(asked, { confirm: true }),
-      signal: question.signal,
+      signal: question.controller.signal,
     });
     expect(answer).toEqual({ id: 'elc-1', ok: true, data: { confirm: true } });
-    expect(sdk.added()).toBe(0);
+    expect(question.added()).toBe(1);
+    expect(question.held()).toBe(0);
   });
 
-  it('ends at once a wait that starts after the SDK signal aborted', async () => {
-    const sdk = sdkController();
+  it('ends at once, without asking, a question whose SDK signal already aborted', async () => {
+    const sdk = countedController();
     sdk.controller.abort('server cancelled');
-    const question = new QuietSignal(sdk.controller.signal);
-    const seen: AbortSignal[] = [];
+    const question = linkedController(sdk.controller.signal);
+    const seen: unknown[] = [];
     const error = await askOnce(request, {
-      waitFor: (_asked, context) => {
-        seen.push(context!.signal as AbortSignal);
+      waitFor: (asked) => {
+        seen.push(asked);
         return new Promise<Answer>(() => {});
       },
       signal: question.signal,
     }).catch((caught: unknown) => caught);
     expect(codeOf(error)).toBe('aborted');
-    // The host's signal says so as soon as it looks.
-    expect(seen[0]!.aborted).toBe(true);
-    expect(seen[0]!.reason).toBe('server cancelled');
+    expect(seen).toEqual([]);
+    expect(question.signal.reason).toBe('server cancelled');
   });
 
   it('ends a wait the host never settles when the SDK signal aborts', async () => {
-    const sdk = sdkController();
-    const question = new QuietSignal(sdk.controller.signal);
+    const sdk = countedController();
+    const question = linkedController(sdk.controller.signal);
     let waiting!: () => void;
     const asked = new Promise<void>((resolve) => (waiting = resolve));
     const pending = askOnce(request, {
@@ -68,15 +57,13 @@ describe('askOnce', () => {
       signal: question.signal,
     }).catch((caught: unknown) => caught);
     await asked;
-    // Let askOnce find the wait unsettled and start listening.
-    await expect.poll(() => sdk.added()).toBe(1);
     sdk.controller.abort('server cancelled');
     expect(codeOf(await pending)).toBe('aborted');
   });
 
   it('hands waitFor a real AbortSignal that survives a copy of the context', async () => {
-    const sdk = sdkController();
-    const question = new QuietSignal(sdk.controller.signal);
+    const sdk = countedController();
+    const question = linkedController(sdk.controller.signal);
     const seen: AbortSignal[] = [];
     const copying: WaitFor = (asked, context) => {
       const copy = { ...context };
@@ -93,7 +80,7 @@ describe('askOnce', () => {
   });
 
   it('reports a waitFor that throws, at once or later, as wait_failed', async () => {
-    const question = new QuietSignal();
+    const question = new AbortController();
     const throwsNow: WaitFor = () => {
       throw new Error('boom');
     };

@@ -6,18 +6,15 @@
  * times, then the question is answered `cancel`. An accept without data takes the schema defaults;
  * an accept with data is sent as given (coerced), never with defaults the person did not see — a
  * required field left empty is asked again. A URL-mode accept carries no content (consent only).
- *
- * Every question pays for this path, so the params and the schema are checked once per question,
- * and a waitFor that answers at once settles without an abort race or a listener on any signal.
+ * The re-asking is the round engine's (`askUntilValid` of @waitfor/core/tools), as core's tool
+ * runner does it; the params and the schema are checked once per question.
  */
 import {
-  createRequestId,
   type AbortSignalLike,
   type Answer,
   type Request,
   type RequestOrigin,
   type WaitFor,
-  type WaitForContext,
 } from '@waitfor/core';
 import {
   parseFormSchema,
@@ -25,9 +22,10 @@ import {
   type FormLimits,
   type FormSchema,
 } from '@waitfor/core/form';
+import { askUntilValid, type AnswerCheck } from '@waitfor/core/tools';
 import { reportCheck, type AskHooks } from './askHooks';
 import { abortedError, BridgeError, messageOf } from './bridgeError';
-import { hostSignal, isAborted } from '@waitfor/runtime';
+import { isAborted } from '@waitfor/runtime';
 import {
   answerToElicitResult,
   parseElicitationParams,
@@ -51,8 +49,8 @@ export interface AskContext {
   hooks?: AskHooks | undefined;
 }
 
-/** Default number of submissions of an invalid form before the bridge answers cancel. */
-export const DEFAULT_MAX_ATTEMPTS = 3;
+/** Submissions of an invalid form before the bridge answers cancel: the round engine's default. */
+export { DEFAULT_MAX_ATTEMPTS } from '@waitfor/core/tools';
 
 /** Elicitation params checked once, with the form's schema parsed (frozen copy). */
 export interface CheckedQuestion {
@@ -103,29 +101,6 @@ export const cancelled = (request: Request): Answer => ({
   reason: 'cancelled',
 });
 
-/** Where the context handed to waitFor keeps the question's own (quiet) signal. */
-const QUESTION_SIGNAL = Symbol('question signal');
-
-/** The context's `signal`: one shared getter, own and enumerable, so a spread context keeps it. */
-const HOST_SIGNAL: PropertyDescriptor = Object.freeze({
-  get(this: { [QUESTION_SIGNAL]: AbortSignalLike }) {
-    return hostSignal(this[QUESTION_SIGNAL]);
-  },
-  enumerable: true,
-  configurable: true,
-});
-
-/**
- * What waitFor is handed: `signal` is a real AbortSignal, made when the host first reads it (a
- * question's own is quiet). Defined with a shared descriptor: an object literal with a getter is
- * several times slower to create, and every question pays for this.
- */
-const waitContext = (signal: AbortSignalLike): WaitForContext =>
-  Object.defineProperty<object>({ [QUESTION_SIGNAL]: signal }, 'signal', HOST_SIGNAL);
-
-/** Resolved: awaiting it lets the reactions of promises settled before run (one microtask). */
-const oneTick = Promise.resolve();
-
 /** Ask one Request through waitFor, reporting it to the hooks; a throwing waitFor becomes 'wait_failed'. */
 export async function askOnce(
   request: Request,
@@ -140,37 +115,19 @@ export async function askOnce(
   let answer: Answer;
   let onAbort: (() => void) | undefined;
   try {
-    const pending = Promise.resolve(
-      context.waitFor(request, signal === undefined ? {} : waitContext(signal)),
-    );
-    // A waitFor that answered at once (a policy, a stored choice) is settled after one tick:
-    // nobody waited, so nothing listens for the abort, and a question's signal has not looked at
-    // the SDK's (runtime's QuietSignal); its own aborts (the call ended, detach) are checked below.
-    let settled = 'no' as 'no' | 'answered' | 'threw';
-    let outcome: unknown;
-    pending.then(
-      (value) => {
-        settled = 'answered';
-        outcome = value;
-      },
-      (error: unknown) => {
-        settled = 'threw';
-        outcome = error;
-      },
-    );
-    await oneTick;
-    if (settled === 'threw') throw outcome;
-    answer = outcome as Answer;
-    if (settled === 'no')
-      // Race the waitFor against the abort: a waitFor that ignores its signal must not hold the call open.
-      answer = await new Promise<Answer>((resolve, reject) => {
-        if (signal !== undefined) {
-          onAbort = () => reject(abortedError(signal.reason));
-          signal.addEventListener('abort', onAbort);
-          if (isAborted(signal)) onAbort();
-        }
-        pending.then(resolve, reject);
-      });
+    // Raced against the abort: a waitFor that ignores its signal must not hold the call open.
+    answer = await new Promise<Answer>((resolve, reject) => {
+      if (signal !== undefined) {
+        onAbort = () => reject(abortedError(signal.reason));
+        signal.addEventListener('abort', onAbort);
+        if (isAborted(signal)) onAbort();
+      }
+      // Inside the executor: a waitFor that throws at once rejects like one that rejects later.
+      Promise.resolve(context.waitFor(request, signal === undefined ? {} : { signal })).then(
+        resolve,
+        reject,
+      );
+    });
   } catch (error) {
     hooks?.answer?.(request, cancelled(request));
     if (BridgeError.isInstance(error)) throw error;
@@ -188,27 +145,15 @@ export async function askOnce(
   return answer;
 }
 
-function settle(
-  question: CheckedQuestion,
-  answer: Answer,
-): { result: ElicitResult } | { errors: Record<string, string> } {
-  if (!answer.ok) return { result: answerToElicitResult(answer) };
-  if (question.params.mode === 'url') return { result: { action: 'accept' } };
+function settle(question: CheckedQuestion, answer: Answer): AnswerCheck<ElicitResult> {
+  if (!answer.ok) return { value: answerToElicitResult(answer) };
+  if (question.params.mode === 'url') return { value: { action: 'accept' } };
   // `accept(request)` without data takes the schema defaults; an accept with data is sent as given:
   // a field the person left empty is not filled behind their back, and a required one is asked again.
   const validation = validateAnswerData(question.schema, answer.data);
   return validation.ok
-    ? { result: { action: 'accept', content: validation.value } }
+    ? { value: { action: 'accept', content: validation.value } }
     : { errors: validation.errors };
-}
-
-/** Turn an Answer into the ElicitResult to send, or the per-field errors of an invalid form; bad params throw 'invalid_params'. */
-export function settleAnswer(
-  params: unknown,
-  answer: Answer,
-  limits?: Partial<FormLimits>,
-): { result: ElicitResult } | { errors: Record<string, string> } {
-  return settle(checkQuestion(params, limits), answer);
 }
 
 /** Ask the person a checked question (re-asking on invalid forms) and return the ElicitResult to send. */
@@ -217,21 +162,15 @@ export async function askPerson(
   context: AskContext,
 ): Promise<ElicitResult> {
   const first = firstRequest(question, context.origin);
-  let request = context.rewrite === undefined ? first : context.rewrite(first);
-  for (let attempt = 1; ; attempt += 1) {
-    const answer = await askOnce(request, context);
-    const settled = reportCheck(context.hooks, request, answer, settle(question, answer));
-    if ('result' in settled) return settled.result;
-    if (attempt >= context.maxAttempts) return { action: 'cancel' };
-    request = {
-      ...request,
-      id: createRequestId('elc'),
-      data: {
-        ...request.data,
-        errors: settled.errors,
-        values: answer.data ?? {},
-        attempt: attempt + 1,
-      },
-    };
-  }
+  const asked = await askUntilValid(
+    context.rewrite === undefined ? first : context.rewrite(first),
+    {
+      ask: (request) => askOnce(request, context),
+      check: (answer, request) =>
+        reportCheck(context.hooks, request, answer, settle(question, answer)),
+      maxAttempts: context.maxAttempts,
+      idPrefix: 'elc',
+    },
+  );
+  return 'value' in asked ? asked.value : { action: 'cancel' };
 }

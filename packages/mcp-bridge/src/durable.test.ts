@@ -151,7 +151,7 @@ describe('durable suspension', () => {
     });
   });
 
-  it('refuses tampered or outdated suspensions with invalid_params, before anything is sent', async () => {
+  it('refuses tampered or outdated suspensions with invalid_suspension, before anything is sent', async () => {
     await withClient('v2-modern', async (client, bridge) => {
       const { suspension, request } = await suspendAskForm(bridge);
       const key = request.data?.origin?.['inputKey'] as string;
@@ -204,7 +204,7 @@ describe('durable suspension', () => {
           .resume(value as Suspension, [accept(request, {})])
           .catch((caught: unknown) => caught);
         expect(BridgeError.isInstance(error), label).toBe(true);
-        expect((error as BridgeError).code, label).toBe('invalid_params');
+        expect((error as BridgeError).code, label).toBe('invalid_suspension');
         expect((error as BridgeError).message, label).toMatch(message);
       }
       // The schema error keeps core's error as its cause.
@@ -279,7 +279,7 @@ describe('durable suspension', () => {
         const error = await bridge
           .resume(value as Suspension, [accept(request, { name: 'Ada', age: 1_000_000 })])
           .catch((caught: unknown) => caught);
-        expect(BridgeError.isInstance(error) && error.code, label).toBe('invalid_params');
+        expect(BridgeError.isInstance(error) && error.code, label).toBe('invalid_suspension');
         expect((error as Error).message, label).toMatch(/matches no inputRequest/);
       }
       expect(server.received.length).toBe(from);
@@ -318,7 +318,7 @@ describe('durable suspension', () => {
           .resume(value as Suspension, answers)
           .catch((caught: unknown) => caught);
         expect(BridgeError.isInstance(error), label).toBe(true);
-        expect((error as BridgeError).code, label).toBe('invalid_params');
+        expect((error as BridgeError).code, label).toBe('invalid_suspension');
       }
       // Nothing reached the server: no forged answer, no forged state.
       expect(server.received.length).toBe(from);

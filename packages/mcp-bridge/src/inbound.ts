@@ -11,7 +11,6 @@ import type { InboundMethod } from './clientPort';
 import type { Era } from './eras';
 import type { PushedQuestion } from './questionLinks';
 import { parseElicitationParams } from './mapping';
-import { hostSignal } from '@waitfor/runtime';
 
 /** An error the SDKs send back as a JSON-RPC error with this code. */
 function rpcRefusal(code: number, message: string): Error {
@@ -67,7 +66,7 @@ async function answerByHost<T>(question: PushedQuestion, answer: () => Promise<T
 
 /** What a host's sampling or roots handler is told of the question. */
 const hostContext = (question: PushedQuestion) => ({
-  signal: hostSignal(question.signal),
+  signal: question.signal,
   origin: question.origin,
 });
 

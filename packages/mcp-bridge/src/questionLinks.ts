@@ -27,7 +27,7 @@ import { BridgeError } from './bridgeError';
 import type { ElicitationMode } from './capabilities';
 import type { CallInfo } from './extension';
 import type { BridgeLimits } from './limits';
-import { isAborted, QuietSignal, type ControllerLike } from '@waitfor/runtime';
+import { isAborted, linkedController, type ControllerLike } from '@waitfor/runtime';
 
 /** A question the server sent to the registered handler, scoped by its era's rules. */
 export interface PushedQuestion {
@@ -79,11 +79,11 @@ export interface QuestionLinks {
 const noCalls: readonly LiveCall[] = Object.freeze([]);
 
 /**
- * One pushed question as linked to the calls it can belong to: one object is its quiet signal, its
- * controller and its links (no wrapper, no closure per question). The era's handler fills in who
- * asks (`origin`) and what the one call in flight brought (`own`, `rewrite`).
+ * One pushed question as linked to the calls it can belong to: its controller (a real
+ * AbortController following the SDK's signal) and its links. The era's handler fills in who asks
+ * (`origin`) and what the one call in flight brought (`own`, `rewrite`).
  */
-export class LinkedQuestion extends QuietSignal implements PushedQuestion {
+export class LinkedQuestion implements PushedQuestion, ControllerLike {
   /** The bridge calls in flight when it arrived (empty when it was not linked). */
   calls: readonly LiveCall[] = noCalls;
   /** How many of `calls` have not ended yet. */
@@ -94,13 +94,24 @@ export class LinkedQuestion extends QuietSignal implements PushedQuestion {
   /** Its place in the open list (-1 once closed): removed by a swap, no set to churn. */
   slot: number;
   readonly #open: LinkedQuestion[];
+  readonly #controller: ReturnType<typeof linkedController>;
 
   constructor(sdkSignal: AbortSignalLike | undefined, open: LinkedQuestion[]) {
-    // Quiet: the bridge listens; a host gets a real signal only when it looks (hostSignal). It
-    // follows the SDK's signal, hooked only once somebody waits on the question.
-    super(sdkSignal);
+    // Aborted with the SDK's signal (the server cancelled, the connection closed): one listener on
+    // it, removed once the question closes.
+    this.#controller = linkedController(sdkSignal);
     this.#open = open;
     this.slot = open.push(this) - 1;
+  }
+
+  /** Aborts when the question can no longer be used: a real AbortSignal, handed to the host as is. */
+  get signal(): AbortSignalLike {
+    return this.#controller.signal;
+  }
+
+  /** End the question (its call ended, or the attachment is going away). */
+  abort(reason?: unknown): void {
+    this.#controller.abort(reason);
   }
 
   /** The question settled: unlink it (idempotent). */
@@ -114,7 +125,7 @@ export class LinkedQuestion extends QuietSignal implements PushedQuestion {
     }
     this.slot = -1;
     for (const call of this.calls) call.questions.delete(this);
-    this.release();
+    this.#controller.dispose();
   }
 }
 

@@ -7,8 +7,7 @@
  * `size` concurrent legacy pushes in one call), real clients of both SDK generations.
  *
  * No time is measured: the work that would grow is counted instead (the most abort listeners
- * waitfor's code puts on any one signal at once, real AbortSignals and the bridge's own quiet ones
- * alike), and the test's deadline catches a blocked loop.
+ * waitfor's code puts on any one signal at once, all of them real AbortSignals), and the test's deadline catches a blocked loop.
  *
  * The legacy era stops at 1,400: each legacy answer is a POST of its own, and the SDKs' HTTP
  * transports hang every POST's fetch on one transport-wide signal (theirs, raised to 1,500
@@ -16,7 +15,6 @@
  */
 import { fileURLToPath } from 'node:url';
 import { accept, type Answer, type Request, type WaitFor } from '@waitfor/core';
-import { QuietSignal } from '@waitfor/runtime';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { bridgePaths, openClient, textOf } from './__fixtures__/clients';
 import { startHostileHttpServer, type HostileHttpServer } from './__fixtures__/hostileHttp';
@@ -41,14 +39,13 @@ const addedByWaitfor = () => (new Error().stack?.split('\n')[3] ?? '').includes(
 
 /**
  * Count, while a test runs, the abort listeners waitfor's code puts on each signal; gives the most
- * any one signal held at once. Patches the prototypes of real signals (EventTarget) and of the
- * bridge's quiet ones. An SDK's own listeners are not counted (see the legacy case below).
+ * any one signal held at once. Patches the prototype of real signals (EventTarget). An SDK's own listeners are not counted (see the legacy case below).
  */
 function countListeners(): () => number {
   const held = new WeakMap<object, Set<unknown>>();
   let most = 0;
   const restore: Array<() => void> = [];
-  for (const prototype of [EventTarget.prototype, QuietSignal.prototype] as Array<{
+  for (const prototype of [EventTarget.prototype] as Array<{
     addEventListener(type: string, listener: unknown, options?: unknown): void;
     removeEventListener(type: string, listener: unknown): void;
   }>) {

@@ -6,10 +6,8 @@ export { brandClass } from './errorBrand';
 export {
   controllerBatch,
   createController,
-  hostSignal,
   isAborted,
   linkedController,
-  QuietSignal,
 } from './controller';
 export type { ControllerLike, SignalLike } from './controller';
 export { isRecord } from './isRecord';

@@ -4,6 +4,7 @@
  * and a suspended round takes exactly one well-formed Answer per Request.
  */
 import { describe, expect, it } from 'vitest';
+import { countedController } from '../__fixtures__/countedSignal';
 import { accept, cancel, decline } from '../answers';
 import type { Answer, Request } from '../types';
 import { WaitforError } from '../waitforError';
@@ -24,26 +25,6 @@ function deferred<T>() {
   let resolve!: (value: T) => void;
   const promise = new Promise<T>((done) => (resolve = done));
   return { promise, resolve };
-}
-
-/** A real AbortController whose signal counts the abort listeners it holds. */
-function countedController() {
-  const controller = new AbortController();
-  const { signal } = controller;
-  let held = 0;
-  let most = 0;
-  const add = signal.addEventListener.bind(signal);
-  const remove = signal.removeEventListener.bind(signal);
-  signal.addEventListener = ((type: string, listener: () => void, options?: object) => {
-    held += 1;
-    most = Math.max(most, held);
-    add(type, listener, options);
-  }) as never;
-  signal.removeEventListener = ((type: string, listener: () => void) => {
-    held -= 1;
-    remove(type, listener);
-  }) as never;
-  return { controller, held: () => held, most: () => most };
 }
 
 const form: Request = {

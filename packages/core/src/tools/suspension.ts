@@ -7,7 +7,7 @@
  * the suspension's own Requests, one each, and an invalid form answer is refused before the tool runs.
  */
 import type { Request } from '../types';
-import { WaitforError } from '../waitforError';
+import type { WaitforError } from '../waitforError';
 import { checkQuestions, requestsOf } from '../round/checkRequests';
 import { DEFAULT_MAX_REQUESTS } from '../round/defaults';
 import { parseSuspension, type ParsedSuspension, type SuspensionShape } from '../round/suspension';

@@ -81,6 +81,7 @@ export interface CallsHandle {
 // only repeat them. Any other failure — the client, the connection, a timeout — may pass.
 const lasting = new Set([
   'invalid_params',
+  'invalid_suspension',
   'invalid_options',
   'rounds_exceeded',
   'unknown_result_type',

@@ -1,10 +1,10 @@
 /**
  * Resolve all inputRequests of one modern-era round concurrently.
  *
- * Invariants: every key of `inputRequests` gets a response under the same key; each question has
- * its own signal, and the round's abort (the call's signal, or the round's first failure) reaches
- * them all through ONE listener, so no signal collects a listener per question (Node warns past 10)
- * and no waitFor is left open; sampling/roots go to host handlers and fail with
+ * Invariants: every key of `inputRequests` gets a response under the same key; the round engine
+ * (`askAll` of @waitfor/core/tools) gives each question its own signal, and the round's abort (the
+ * call's signal, or the round's first failure) reaches them all through ONE listener, so no signal
+ * collects a listener per question (Node warns past 10) and no waitFor is left open; sampling/roots go to host handlers and fail with
  * 'unsupported_input_request' when the host gave none (then they were not declared either).
  */
 import type { AbortSignalLike, RequestOrigin, WaitFor } from '@waitfor/core';
@@ -12,7 +12,7 @@ import { askPerson, checkParsed, type AskHooks } from '../../askPerson';
 import { BridgeError } from '../../bridgeError';
 import type { ElicitationMode } from '../../capabilities';
 import { isRecord, parseElicitationParams, type ElicitationParams } from '../../mapping';
-import { controllerBatch } from '@waitfor/runtime';
+import { askAll } from '@waitfor/core/tools';
 import type { RootsHandler, SamplingHandler } from '../../bridgeState';
 import { noWaitFor } from '../../callOptions';
 import { checkBound, type BridgeLimits } from '../../limits';
@@ -111,41 +111,23 @@ export async function resolveRound(
     const params = assertServable(key, entry, context);
     return params && checkParsed(params, context.limits?.form);
   });
-  const answer = (index: number, signal: AbortSignalLike | undefined) => {
-    const [key, entry] = entries[index]!;
-    const origin = { ...context.origin, inputKey: key };
-    const question = questions[index];
-    return question !== undefined
-      ? askPerson(question, {
-          ...context,
-          waitFor: context.handlers.waitFor ?? noWaitFor,
-          origin,
-          signal,
-        })
-      : answerHostRequest(entry, { ...context, origin, signal });
-  };
-  // A lone question has no sibling to stop when it fails: it waits under the call's own signal,
-  // and no controller is built for it (Node builds one slowly).
-  if (entries.length < 2) {
-    return Object.fromEntries(
-      entries.length === 0 ? [] : [[entries[0]![0], await answer(0, context.signal)]],
-    );
-  }
-  const [round, controllers] = controllerBatch(context.signal, entries);
-  try {
-    const settled = await Promise.all(
-      entries.map(async ([key], index) => {
-        try {
-          return [key, await answer(index, controllers[index]!.signal)] as const;
-        } catch (error) {
-          round.abort(error);
-          throw error;
-        }
-      }),
-    );
-    return Object.fromEntries(settled);
-  } finally {
-    // Unhooked from the call's signal, the round cannot abort any more: fanOut needs no removal.
-    round.dispose();
-  }
+  // The round engine asks them all at once: one abort fan-out, a failure ends the others.
+  const answers = await askAll(
+    entries,
+    ([key, entry], question, index) => {
+      const origin = { ...context.origin, inputKey: key };
+      const checked = questions[index];
+      return checked !== undefined
+        ? askPerson(checked, {
+            ...context,
+            waitFor: context.handlers.waitFor ?? noWaitFor,
+            origin,
+            signal: question.signal,
+          })
+        : answerHostRequest(entry, { ...context, origin, signal: question.signal });
+    },
+    context.signal,
+  );
+  // fromEntries: a key such as "__proto__" stays an own key, as the server sent it.
+  return Object.fromEntries(entries.map(([key], index) => [key, answers[index]]));
 }

@@ -10,13 +10,27 @@
  * each Request shows its inputRequest exactly (kind, prompt, url, schema), so the answer is checked
  * against the very form the person saw — a suspension whose two copies disagree is refused.
  */
-import { parseRequest, type Answer, type Request, type RequestOrigin } from '@waitfor/core';
-import { buildElicitationRequest, checkQuestion, settleAnswer } from '../../askPerson';
-import { BridgeError, messageOf } from '../../bridgeError';
+import {
+  parseRequest,
+  WaitforError,
+  type Answer,
+  type Request,
+  type RequestOrigin,
+} from '@waitfor/core';
 import type { FormLimits } from '@waitfor/core/form';
+import {
+  parseSuspension as readSuspension,
+  resumeRound,
+  type AnswerMismatch,
+  type RoundDriver,
+  type SuspendedQuestion,
+  type SuspensionFail,
+} from '@waitfor/core/tools';
+import { buildElicitationRequest, checkQuestion } from '../../askPerson';
+import { BridgeError } from '../../bridgeError';
 import { checkRequestState, type BridgeLimits } from '../../limits';
 import { CALL_METHODS, type CallMethod } from '../../protocol';
-import { isRecord, requestOf } from '../../mapping';
+import { answerToElicitResult, isRecord, requestOf } from '../../mapping';
 import type { InputRequest, Suspension } from '../../types';
 import { parseInputRequests } from './round';
 
@@ -79,93 +93,137 @@ export function createSuspension(input: {
   };
 }
 
-/**
- * Check untrusted suspension data (e.g. read back from storage), within `limits` when given
- * (`resume` passes the call's); throws 'invalid_params' (the underlying error, e.g. a form schema
- * the spec forbids, as `cause`).
- */
-export function parseSuspension(value: unknown, limits?: Partial<BridgeLimits>): Suspension {
-  const fail = (message: string, cause?: unknown) =>
-    new BridgeError('invalid_params', `Invalid suspension: ${message}`, { cause });
-  if (!isRecord(value)) throw fail('not an object');
-  const { version, method, params, requestState, requests, round } = value;
-  if (version !== VERSION) throw fail(`version ${String(version)} is not ${VERSION} (call again)`);
-  if (!CALL_METHODS.includes(method as string)) throw fail('bad method');
-  if (!isRecord(params)) throw fail('params must be an object');
+/** Reads the fields of a modern-era suspension and its questions, each form parsed once within `limits`. */
+function readCall(
+  value: Record<string, unknown>,
+  fail: SuspensionFail,
+  limits: Partial<BridgeLimits> | undefined,
+): { own: Suspension; questions: SuspendedQuestion[] } {
+  const { method, params, requestState, requests } = value;
+  if (!CALL_METHODS.includes(method as string)) fail('method', 'bad method');
+  if (!isRecord(params)) return fail('params', 'params must be an object');
   // The retry's answers and state come only from the Answers and the server's requestState: params
   // carrying their own would send answers nobody gave, or a forged state.
   if ('inputResponses' in params || 'requestState' in params)
-    throw fail('params must not carry inputResponses or requestState');
-  checkRequestState(requestState, limits?.requestState, 'Invalid suspension: ');
+    fail('params', 'params must not carry inputResponses or requestState');
+  checkRequestState(requestState, limits?.requestState);
   const inputRequests = parseInputRequests(value['inputRequests'], limits?.inputRequests);
-  if (!Array.isArray(requests)) throw fail('requests must be an array');
+  if (!Array.isArray(requests)) return fail('requests', 'requests must be an array');
   // One Request per elicitation inputRequest, each naming its own key: a bijection.
-  // The elicitation inputRequests still unmatched, each with its params as checked.
-  const keys = new Map<string, ReturnType<typeof checkQuestion>['params']>();
+  // The elicitation inputRequests still unmatched, each with its params and form as checked.
+  const keys = new Map<string, ReturnType<typeof checkQuestion>>();
   for (const [key, entry] of Object.entries(inputRequests))
     if (entry.method === 'elicitation/create')
       // Throws 'invalid_params' itself (a schema the spec forbids: core's error as `cause`).
-      keys.set(key, checkQuestion(entry.params, limits?.form).params);
+      keys.set(key, checkQuestion(entry.params, limits?.form));
+  const questions: SuspendedQuestion[] = [];
   const ids = new Set<string>();
   for (const item of requests) {
-    let request: Request;
-    try {
-      request = parseRequest(item);
-    } catch (error) {
-      throw fail(messageOf(error), error);
-    }
-    const params = keys.get(keyOf(request));
+    const request = parseRequest(item);
+    const key = keyOf(request);
+    const question = keys.get(key);
     // One form per question: a Request that shows another than its inputRequest matches none.
-    if (!keys.delete(keyOf(request)) || ids.has(request.id) || !shows(request, params!))
-      throw fail(`request ${request.id} matches no inputRequest`);
+    if (!keys.delete(key) || ids.has(request.id) || !shows(request, question!.params))
+      fail('requests', `request ${request.id} matches no inputRequest`);
     ids.add(request.id);
+    questions.push({ key, request, form: question!.schema });
   }
-  if (keys.size) throw fail(`no request for inputRequests ${[...keys]}`);
+  if (keys.size) fail('requests', `no request for inputRequests ${[...keys.keys()]}`);
   // A round the bridge suspends always asks someone: without a Request, nothing was answered.
-  if (!ids.size) throw fail('no pending Request');
-  if (!Number.isInteger(round) || (round as number) < 1) throw fail('round must be an integer ≥ 1');
-  return value as unknown as Suspension;
+  if (!ids.size) fail('requests', 'no pending Request');
+  return { own: value as unknown as Suspension, questions };
+}
+
+/** The ElicitResult to send for a checked Answer (an accepted form carries its checked value). */
+const responseOf = (question: SuspendedQuestion, answer: Answer) =>
+  answer.ok && question.form === undefined ? { action: 'accept' } : answerToElicitResult(answer);
+
+/** A suspension's call as resumed: the checked suspension and its elicitation responses. */
+export interface ResumedResponses {
+  suspension: Suspension;
+  /** The ElicitResults by inputRequests key. */
+  responses: Record<string, unknown>;
 }
 
 /**
- * The elicitation responses for a suspension's Requests, keyed by inputRequests key.
- * Throws 'answer_mismatch' unless every Request has exactly one Answer and no Answer is foreign,
+ * The modern era as a driver of the round engine: what its suspension looks like (read within
+ * `limits`) and how Answers go back (as the ElicitResults of the retry).
+ */
+function callDriver(limits?: Partial<BridgeLimits>): RoundDriver<Suspension, ResumedResponses> {
+  return {
+    suspension: {
+      version: VERSION,
+      otherwise: 'call again',
+      read(value, fail) {
+        try {
+          return readCall(value, fail, limits);
+        } catch (error) {
+          // Every refusal of a suspension is one code: what the bridge's own checks said is kept.
+          if (!BridgeError.isInstance(error) && !isCoreRefusal(error)) throw error;
+          return fail('', error.message, error.cause ?? error);
+        }
+      },
+    },
+    send: ({ own, questions }, answers) => ({
+      suspension: own,
+      responses: Object.fromEntries(
+        questions.map((question) => [question.key, responseOf(question, answers[question.key]!)]),
+      ),
+    }),
+  };
+}
+
+/** A WaitforError of the checks the engine leaves to a driver (a malformed Request). */
+const isCoreRefusal = (error: unknown): error is WaitforError =>
+  WaitforError.isInstance(error) && error.code !== 'invalid_suspension';
+
+/** The bridge's error for what the round engine refused. */
+function refusal(error: unknown, value: unknown): unknown {
+  if (!WaitforError.isInstance(error)) return error;
+  if (error.code === 'invalid_suspension')
+    return new BridgeError('invalid_suspension', error.message, { cause: error.cause });
+  if (error.code === 'answer_mismatch')
+    return new BridgeError('answer_mismatch', 'Answers do not match the Requests', {
+      details: { ...(error.cause as AnswerMismatch) },
+    });
+  if (error.code === 'invalid_answer') {
+    const requests = (value as { requests: Request[] }).requests;
+    const request = requests.find((item) => keyOf(item) === error.path)!;
+    return new BridgeError('invalid_answer', `Invalid answer to ${request.id}`, {
+      errors: error.errors,
+      details: { requestId: request.id },
+    });
+  }
+  return error;
+}
+
+/**
+ * Check untrusted suspension data (e.g. read back from storage), within `limits` when given
+ * (`resume` passes the call's); throws 'invalid_suspension' (the underlying error, e.g. a form
+ * schema the spec forbids, as `cause`).
+ */
+export function parseSuspension(value: unknown, limits?: Partial<BridgeLimits>): Suspension {
+  try {
+    return readSuspension(value, callDriver(limits).suspension).own;
+  } catch (error) {
+    throw refusal(error, value);
+  }
+}
+
+/**
+ * Reads a suspension once and builds the elicitation responses of its retry from `answers`, keyed
+ * by inputRequests key (the round engine's `resumeRound`). Throws 'invalid_suspension' for the
+ * suspension, 'answer_mismatch' unless every Request has exactly one Answer and none is foreign,
  * and 'invalid_answer' (with per-field errors) when an accepted form fails its schema.
  */
-export function elicitationResponses(
-  suspension: Suspension,
+export function resumeResponses(
+  value: unknown,
   answers: readonly Answer[],
   limits?: Partial<BridgeLimits>,
-): Record<string, unknown> {
-  const pending = new Set(suspension.requests.map((request) => request.id));
-  const byId = new Map<unknown, Answer>();
-  const foreign: string[] = [];
-  // Not an array: every Request is missing.
-  for (const answer of Array.isArray(answers) ? answers : []) {
-    const id = typeof answer?.id === 'string' ? answer.id : undefined;
-    if (!pending.has(id!) || byId.has(id) || typeof answer.ok !== 'boolean')
-      foreign.push(String(id));
-    else byId.set(id, answer);
+): ResumedResponses {
+  try {
+    return resumeRound(callDriver(limits), value, answers);
+  } catch (error) {
+    throw refusal(error, value);
   }
-  const missing = [...pending].filter((id) => !byId.has(id));
-  if (foreign.length || missing.length)
-    throw new BridgeError('answer_mismatch', 'Answers do not match the Requests', {
-      details: { missing, foreign },
-    });
-  return Object.fromEntries(
-    suspension.requests.map((request) => {
-      const key = keyOf(request);
-      const settled = settleAnswer(
-        suspension.inputRequests[key]?.params,
-        byId.get(request.id)!,
-        limits?.form,
-      );
-      if ('errors' in settled)
-        throw new BridgeError('invalid_answer', `Invalid answer to ${request.id}`, {
-          errors: settled.errors,
-          details: { requestId: request.id },
-        });
-      return [key, settled.result];
-    }),
-  );
 }
