@@ -2,6 +2,7 @@ export type {
   AbortSignalLike,
   Answer,
   AnswerReason,
+  ConnectionState,
   Request,
   RequestData,
   RequestKind,

@@ -66,3 +66,9 @@ export interface WaitForContext {
 
 /** The one host slot: ask a person (or a policy) and resolve with their Answer. */
 export type WaitFor = (request: Request, context?: WaitForContext) => Promise<Answer>;
+
+/**
+ * Where a link to a server or a remote inbox stands: the bridge's connection, the http remote
+ * inbox's event stream, react's `ConnectionStatus`. Closed stays closed.
+ */
+export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'closed';

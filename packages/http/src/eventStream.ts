@@ -1,10 +1,12 @@
+import type { ConnectionState } from '@waitfor/core';
 import { createListeners, schedule } from '@waitfor/runtime';
 import type { HttpInboxError } from './httpError';
 import { asError, errorOf } from './responseError';
 import { readEvents } from './readEvents';
 
-/** The state of the remote inbox's event stream (the same words as @waitfor/react's ConnectionStatus). */
-export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'closed';
+// The state of the remote inbox's event stream: core's ConnectionState, which react's
+// ConnectionStatus shows.
+export type { ConnectionState };
 
 /** Options of followEventStream: where the stream is and how it reconnects. */
 export interface EventStreamOptions {

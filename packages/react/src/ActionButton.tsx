@@ -4,7 +4,7 @@ import { cancel, decline } from '@waitfor/core';
 import type { Answer, Request } from '@waitfor/core';
 import { classNames } from './classNames.js';
 import { useLocalization } from './localization.js';
-import { requestServer } from './requestServer.js';
+import { serverLabel } from './serverLabel.js';
 
 /** Props of ActionButton. */
 export interface ActionButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
@@ -24,7 +24,7 @@ export interface ActionButtonProps extends ButtonHTMLAttributes<HTMLButtonElemen
 export function ActionButton({ request, action, label, className, ...rest }: ActionButtonProps) {
   const { text } = useLocalization();
   const shown = label ?? text(action);
-  const server = requestServer(request, text('unknownServer'));
+  const server = serverLabel(request, text('unknownServer'));
   return (
     <button
       type="button"

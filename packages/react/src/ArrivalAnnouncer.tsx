@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Request } from '@waitfor/core';
 import { useInboxConnection } from './answerFailure.js';
 import { useLocalization } from './localization.js';
-import { requestServer } from './requestServer.js';
+import { serverLabel } from './serverLabel.js';
 
 /** Props of ArrivalAnnouncer. */
 export interface ArrivalAnnouncerProps {
@@ -56,7 +56,7 @@ export function ArrivalAnnouncer({ requests }: ArrivalAnnouncerProps) {
         arrived.length > 1
           ? text('arrivedMany', { count: arrived.length })
           : text('arrived', {
-              server: requestServer(first, text('unknownServer')),
+              server: serverLabel(first, text('unknownServer')),
               prompt: first.prompt,
             }),
     }));

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createInbox, decline } from '@waitfor/core';
 import type { Request } from '@waitfor/core';
-import { AuthorizationConsent, inspectUrl } from '@waitfor/react';
+import { AuthorizationConsent, describeUrl } from '@waitfor/react';
 import { ask, renderWithInbox } from './__tests__/harness.js';
 
 const consentRequest = (url: string | undefined): Request => ({
@@ -167,16 +167,16 @@ describe('AuthorizationConsent', () => {
   });
 });
 
-describe('inspectUrl', () => {
+describe('describeUrl', () => {
   it('flags IDN hosts given in Unicode, which the URL parser turns into punycode', () => {
-    const inspection = inspectUrl('https://pаypal.com/');
+    const inspection = describeUrl('https://pаypal.com/');
     expect(inspection.host).toMatch(/^xn--/);
     expect(inspection.warnings.join(' ')).toMatch(/punycode/);
     expect(inspection.openable).toBe(true);
   });
 
   it('names the real host when credentials come before "@"', () => {
-    const inspection = inspectUrl('https://bank.example.com@evil.example/');
+    const inspection = describeUrl('https://bank.example.com@evil.example/');
     expect(inspection.host).toBe('evil.example');
     expect(inspection.warnings.join(' ')).toMatch(/user name/);
   });
@@ -187,21 +187,21 @@ describe('inspectUrl', () => {
     ['a tab the URL parser drops', 'https://bank.example\t.evil.example/'],
     ['a space', 'https://example.com/a b'],
   ])('cannot open a URL carrying %s (as httpUrlsOnly declines it)', (_name, url) => {
-    const inspection = inspectUrl(url);
+    const inspection = describeUrl(url);
     expect(inspection.openable).toBe(false);
     expect(inspection.problem).toBe('This is not a valid address.');
   });
 
   it('accepts plain http and https, and reports garbage', () => {
-    expect(inspectUrl('http://localhost:8080/cb')).toMatchObject({
+    expect(describeUrl('http://localhost:8080/cb')).toMatchObject({
       openable: true,
       host: 'localhost',
       port: '8080',
       warnings: [],
     });
-    expect(inspectUrl('https://example.com:443/')).toMatchObject({ port: undefined });
-    expect(inspectUrl('http://[::1]:3000/')).toMatchObject({ host: '[::1]', port: '3000' });
-    expect(inspectUrl('not a url')).toMatchObject({
+    expect(describeUrl('https://example.com:443/')).toMatchObject({ port: undefined });
+    expect(describeUrl('http://[::1]:3000/')).toMatchObject({ host: '[::1]', port: '3000' });
+    expect(describeUrl('not a url')).toMatchObject({
       openable: false,
       problem: 'This is not a valid address.',
     });

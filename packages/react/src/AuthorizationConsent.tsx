@@ -3,7 +3,7 @@ import { useId } from 'react';
 import { accept } from '@waitfor/core';
 import type { Request } from '@waitfor/core';
 import { ActionButton, RefuseButtons } from './ActionButton.js';
-import { inspectUrl } from './inspectUrl.js';
+import { describeUrl } from './describeUrl.js';
 import { useLocalization } from './localization.js';
 import { RequestFrame } from './RequestFrame.js';
 import { useRequestView } from './useRequestView.js';
@@ -33,7 +33,7 @@ export function AuthorizationConsent({
 }: AuthorizationConsentProps) {
   const view = useRequestView(request);
   const { text } = useLocalization();
-  const url = inspectUrl(request.url, text);
+  const url = describeUrl(request.url, text);
   const id = useId();
   const notes = [...url.warnings, ...(url.problem ? [url.problem] : [])];
   // A port that is not the scheme's default tells apart two sites on one host (127.0.0.1:5199 vs :5200).

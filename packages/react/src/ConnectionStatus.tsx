@@ -1,9 +1,10 @@
 'use client';
+import type { ConnectionState } from '@waitfor/core';
 import { classNames } from './classNames.js';
 import { useLocalization } from './localization.js';
 
-/** Where a host's connection to one server stands. */
-export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'closed';
+// Core's one type for where a link stands (the bridge's connection, http's remote inbox).
+export type { ConnectionState };
 
 /** Props of ConnectionStatus: plain data, so it fits any transport. */
 export interface ConnectionStatusProps {

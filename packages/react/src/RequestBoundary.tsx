@@ -3,7 +3,7 @@ import { PureComponent } from 'react';
 import type { ComponentType } from 'react';
 import { RefuseButtons } from './ActionButton.js';
 import { useLocalization } from './localization.js';
-import { requestServer } from './requestServer.js';
+import { serverLabel } from './serverLabel.js';
 import { ServerLine } from './RequestFrame.js';
 import { useAnswer } from './useAnswer.js';
 import { useRequest } from './useRequest.js';
@@ -25,7 +25,7 @@ function BrokenRequest({ id }: { id: string }) {
   const { text } = useLocalization();
   if (request === undefined) return null;
   // Built apart from RequestFrame on purpose: if the frame is what failed, this must not fail too.
-  const server = requestServer(request, text('unknownServer'));
+  const server = serverLabel(request, text('unknownServer'));
   return (
     <section
       className="waitfor-request waitfor-broken"

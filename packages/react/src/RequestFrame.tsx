@@ -7,7 +7,7 @@ import type { AnswerFailure } from './answerFailure.js';
 import { classNames } from './classNames.js';
 import { Countdown } from './Countdown.js';
 import { useLocalization } from './localization.js';
-import { requestServer } from './requestServer.js';
+import { serverLabel } from './serverLabel.js';
 import type { RequestViewStatus } from './useRequestView.js';
 
 /**
@@ -79,7 +79,7 @@ export function RequestFrame({
   const closed = status === 'closed' || failure?.code === 'conflict';
   // Who answered first, where the host says.
   const who = failure?.code === 'conflict' ? failure.answeredBy : undefined;
-  const server = requestServer(request, text('unknownServer'));
+  const server = serverLabel(request, text('unknownServer'));
   const Heading = `h${headingLevel}` as const;
   return (
     <section

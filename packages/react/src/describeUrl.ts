@@ -4,7 +4,7 @@ import { defaultMessages, formatMessage } from './messages.js';
 import type { WaitforMessageKey } from './messages.js';
 
 /** What a consent view must show and check about a URL, its problem and warnings worded. */
-export interface UrlInspection {
+export interface UrlDescription {
   /** The full URL as it will be opened, or the raw text when it cannot be read as a URL. */
   text: string;
   /** The host to highlight (IDN hosts in their punycode `xn--` form), when there is one. */
@@ -39,10 +39,11 @@ const problems: Record<Exclude<UrlProblem, 'scheme'>, WaitforMessageKey> = {
 };
 
 /**
- * Reads a URL without fetching anything (core's inspectUrl): scheme check, host to highlight,
- * spoofing warnings, worded in English or through `text`.
+ * Describes a URL for a consent view, without fetching anything: core's `inspectUrl` (scheme check,
+ * host to highlight, spoofing warnings) with its problem and warnings worded in English or through
+ * `text`.
  */
-export function inspectUrl(url: string | undefined, text: MessageText = english): UrlInspection {
+export function describeUrl(url: string | undefined, text: MessageText = english): UrlDescription {
   const { problem, scheme, warnings, ...inspection } = inspect(url);
   return {
     ...inspection,

@@ -1,6 +1,6 @@
 import type { Request } from '@waitfor/core';
-import { english } from './inspectUrl.js';
-import type { MessageText } from './inspectUrl.js';
+import { english } from './describeUrl.js';
+import type { MessageText } from './describeUrl.js';
 
 /**
  * The data of a `kind:"sampling"` Request: a host whose sampling handler asks a person first puts

@@ -2,8 +2,11 @@ import type { Request } from '@waitfor/core';
 import { requestServer as serverOf } from '@waitfor/core/form';
 import { defaultMessages } from './messages.js';
 
-/** The name of the server that asks, or `unknown` ("Unknown server") when the Request does not say. */
-export function requestServer(
+/**
+ * The server's name as a label: core's `requestServer`, or `unknown` ("Unknown server") when the
+ * Request does not say.
+ */
+export function serverLabel(
   request: Request,
   unknown: string = defaultMessages.unknownServer,
 ): string {

@@ -6,7 +6,7 @@ import {
   DepartedList,
   RequestBoundary,
   RequestView,
-  requestServer,
+  serverLabel,
   useLocalization,
   useDepartedRequests,
   usePendingRequests,
@@ -64,7 +64,7 @@ const toolOf = (request: Request): string | undefined => {
 function groupByCall(requests: readonly Request[], unknownServer: string): Group[] {
   const groups = new Map<string, Group>();
   for (const request of requests) {
-    const server = requestServer(request, unknownServer);
+    const server = serverLabel(request, unknownServer);
     const tool = toolOf(request);
     const key = callKey(server, tool ?? '');
     const group = groups.get(key) ?? { key, server, tool, requests: [] };
@@ -105,7 +105,7 @@ export function QuestionList({ titles, gone, startedRef, empty }: QuestionListPr
     const wanted = startedRef.current;
     const asked = arrived.find(
       (request) =>
-        callKey(requestServer(request, text('unknownServer')), toolOf(request) ?? '') === wanted,
+        callKey(serverLabel(request, text('unknownServer')), toolOf(request) ?? '') === wanted,
     );
     if (asked !== undefined) {
       startedRef.current = undefined;
