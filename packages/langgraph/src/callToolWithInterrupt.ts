@@ -164,12 +164,18 @@ export async function callToolWithInterrupt(
   checkSource(source, params);
   if (options.call !== undefined && 'durable' in options.call)
     throw new LangGraphError('invalid_options', 'durable is chosen by the era');
-  const signal = (options.config ?? getConfig())?.signal;
+  const ambient = getConfig();
+  const signal = (options.config ?? ambient)?.signal;
   const call: CallOptions = { ...options.call, ...(signal === undefined ? {} : { signal }) };
   if (source.era !== 'modern') {
     const own = options.waitFor === undefined ? {} : { waitFor: options.waitFor };
     return (await source.callTool(params, { ...call, ...own })) as Record<string, unknown>;
   }
+  if (ambient === undefined)
+    throw new LangGraphError(
+      'invalid_options',
+      'a modern-era call interrupts its run: call it inside a LangGraph node',
+    );
   // Each leg is a task: its outcome is written to the checkpoint, so when the node runs again on
   // resume the legs already made are read back instead of being sent again.
   const leg: LegTask = async (run) => task(`waitfor:${params.name}`, run)();

@@ -4,6 +4,7 @@ import { connect, type Bridge, type Connection } from '@waitfor/mcp-bridge';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openClient, useDualEraServer } from '../../mcp-bridge/src/__fixtures__/clients';
 import {
+  callToolWithInterrupt,
   isLangGraphError,
   LangGraphError,
   mcpToolNode,
@@ -89,6 +90,25 @@ describe('mcpToolNode', () => {
       config,
     );
     expect(done.summary).toBe('q1=decline');
+  });
+
+  it('callToolWithInterrupt refuses durable options, and a modern-era call outside a graph', async () => {
+    const connection = await connect({ url: server.url }, { waitFor: refuse, era: 'modern' });
+    closers.push(() => connection.close());
+    const durable = callToolWithInterrupt(
+      connection,
+      { name: 'ask_form' },
+      { call: { durable: true } as never },
+    );
+    await expect(durable).rejects.toMatchObject({
+      name: 'LangGraphError',
+      code: 'invalid_options',
+    });
+    const outside = callToolWithInterrupt(connection, { name: 'ask_form' });
+    await expect(outside).rejects.toMatchObject({
+      code: 'invalid_options',
+      message: expect.stringContaining('inside a LangGraph node'),
+    });
   });
 
   it('refuses a missing tool name or update with invalid_options', () => {
