@@ -1,7 +1,8 @@
 /**
- * The harness benchmarks 1 and 2 share: one connection answers `confirm` through the bridge (a
- * waitFor that accepts at once), two identical ones through a bare SDK `elicitation/create`
- * handler (the second is the A/A control); calls are sampled interleaved and compared as CPU ratios.
+ * The harness of benchmark 1 (and the pieces benchmark 2 and the otel benchmark take from it): one
+ * connection answers `confirm` through the bridge (a waitFor that accepts at once), two identical
+ * ones through a bare SDK `elicitation/create` handler (the second is the A/A control); calls are
+ * sampled interleaved and compared as CPU ratios.
  */
 import { accept, type WaitFor } from '@waitfor/core';
 import { attachWaitFor, elicitationCapabilities } from '@waitfor/mcp-bridge';
@@ -22,7 +23,7 @@ export async function confirmCalls(count: number, call: () => Promise<unknown>):
 }
 
 /** A connection of `era` whose client answers elicitations with a bare SDK handler. */
-const connectBare = (era: Era) =>
+export const connectBare = (era: Era) =>
   connectInMemory(era, { capabilities: { elicitation: { form: {}, url: {} } } }, (client) =>
     client.setRequestHandler('elicitation/create', async () => ({
       action: 'accept',
