@@ -3,7 +3,12 @@ import { generateText, stepCountIs, streamText, ToolLoopAgent } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { textOf, useDualEraServer } from '../../mcp-bridge/src/__fixtures__/clients';
 import { startHostileRawServer } from '../../mcp-bridge/src/__fixtures__/hostileRawServer';
-import { scriptedModel, toolOutputsSent, type ScriptedCall } from './__fixtures__/model';
+import {
+  errorTextOf,
+  scriptedModel,
+  toolOutputsSent,
+  type ScriptedCall,
+} from './__fixtures__/model';
 import { openSource, sourcePaths } from './__fixtures__/sources';
 import { AiSdkError, mcpTools } from './index';
 import { connect, type AttachOptions } from '@waitfor/mcp-bridge';
@@ -148,7 +153,7 @@ describe.each(sourcePaths)('through %s (%s client, %s era)', (path, kind, era) =
     expect((error as AiSdkError).result?.isError).toBe(true);
     expect((error as AiSdkError).message).toContain('Input validation error');
     expect(toolOutputsSent(model)).toEqual([
-      { type: 'error-text', value: (error as AiSdkError).message },
+      { type: 'error-text', value: errorTextOf(error as AiSdkError) },
     ]);
   });
 

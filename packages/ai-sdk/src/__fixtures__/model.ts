@@ -1,11 +1,22 @@
 /**
- * The AI SDK's own test model (`MockLanguageModelV3` from `ai/test`, the model of ai 6), scripted:
+ * The AI SDK's own test model (`MockLanguageModelV3` from `ai/test`; ai 7 still runs it), scripted:
  * its first step calls the given tools (all in one step), every later step answers "done" — the
  * same script for `generateText` (doGenerate) and `streamText` (doStream).
  * `model.doGenerateCalls` records what the model was sent (tools, and the tool results after).
  */
 import { simulateReadableStream } from 'ai';
+import * as aiTest from 'ai/test';
 import { MockLanguageModelV3 } from 'ai/test';
+
+/** The AI SDK major these tests run on: 7 under vitest.ai7.config.ts (its test entry has V4). */
+export const aiMajor: 6 | 7 = 'MockLanguageModelV4' in aiTest ? 7 : 6;
+
+/**
+ * The text a thrown tool error reaches the model as: its message on ai 6, `String(error)` (name
+ * and message) on ai 7.
+ */
+export const errorTextOf = (error: Error): string =>
+  aiMajor === 7 ? String(error) : error.message;
 
 type GenerateResult = Awaited<ReturnType<MockLanguageModelV3['doGenerate']>>;
 type StreamPart =
