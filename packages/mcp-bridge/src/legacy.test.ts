@@ -3,27 +3,33 @@
  * timeout, undeclared modes are refused with -32602, and invalid forms are re-asked, never sent.
  */
 import { accept, createInbox, type AbortSignalLike, type WaitFor } from '@waitfor/core';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   openClient,
   withOpenClient,
   scriptedPerson,
-  sleep,
   textOf,
   v1PushFixture,
   type ClientKind,
   useDualEraServer,
 } from './__fixtures__/clients';
+import { runClockUntilSettled, useTestClock } from './__fixtures__/testClock';
 import { BridgeError } from './index';
 
 const server = useDualEraServer();
 
 describe.each<ClientKind>(['v2-legacy', 'v1'])('%s client', (kind) => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it("does not count the person's answer time against the call timeout, but does time out a slow server", async () => {
-    // The person takes 2.5× the call's whole budget: only a paused timer lets the call finish. The
-    // budget leaves a loaded machine a full second for the call's own round trips.
+    // The test's clock: the call's budget, the SDK's timer and the server's slow tool run on it.
+    useTestClock();
+    // The person takes 2.5× the call's whole budget: a budget still running while the question is
+    // open would fire within that time and end the call.
     const person = scriptedPerson(async (request) => {
-      await sleep(2_500);
+      await vi.advanceTimersByTimeAsync(2_500);
       return accept(request, { name: 'Slow' });
     });
     await withOpenClient(
@@ -34,9 +40,13 @@ describe.each<ClientKind>(['v2-legacy', 'v1'])('%s client', (kind) => {
       async (client, bridge) => {
         const result = await bridge.callTool({ name: 'ask_form' }, { timeout: 1_000 });
         expect(textOf(result)).toBe('accept:{"name":"Slow"}');
-        const error = await bridge
-          .callTool({ name: 'slow', arguments: { ms: 2_500 } }, { timeout: 1_000 })
-          .catch((caught: unknown) => caught);
+        expect(person.seen).toHaveLength(1);
+        // No question is open: the budget runs, and ends the call before the server's 2.5 s.
+        const slow = bridge.callTool(
+          { name: 'slow', arguments: { ms: 2_500 } },
+          { timeout: 1_000 },
+        );
+        const error = await runClockUntilSettled(slow).catch((caught: unknown) => caught);
         expect(BridgeError.isInstance(error) && error.code).toBe('timeout');
       },
     );

@@ -1,11 +1,12 @@
 /**
  * `timeout: Infinity` means no limit, and a delay past what one JavaScript timer holds (2^31 - 1 ms,
  * about 24.8 days) is waited out, not fired at once. Real dual-era server over HTTP, real clients of
- * both SDK generations, both eras, through `attachWaitFor` and `connect`; Node's
- * TimeoutOverflowWarning (an overflowing timer) fails too.
+ * both SDK generations, both eras, through `attachWaitFor` and `connect`. The timers run on the
+ * test's clock, which fires an overflowing delay at once as Node does; Node's TimeoutOverflowWarning
+ * fails too.
  */
 import { accept } from '@waitfor/core';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   bridgePaths,
   scriptedPerson,
@@ -16,6 +17,7 @@ import {
 } from './__fixtures__/clients';
 
 import { recordProcessWarnings } from './__fixtures__/processWarnings';
+import { runClockUntilSettled, useTestClock } from './__fixtures__/testClock';
 
 const server = useDualEraServer();
 /** Every field of the fixture's form, so the server echoes exactly this. */
@@ -25,12 +27,18 @@ const warningsSoFar = recordProcessWarnings();
 const processWarnings = async () => (await warningsSoFar()).map((warning) => warning.name);
 
 describe.each(bridgePaths)('%s, %s client (%s era)', (path, kind) => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it.each([Infinity, 2 ** 31, 2 ** 40])(
     'timeout %s: a question answered after a moment completes the call',
     async (timeout) => {
-      // The person takes a moment: an overflowing timer would have ended the call long before.
+      useTestClock();
+      // The person takes a minute of the test's clock, which runs from the call's start: an
+      // overflowing timer (fired at once) would end the call long before.
       const person = scriptedPerson(async (request) => {
-        await sleep(150);
+        await sleep(60_000);
         return accept(request, answer);
       });
       await withOpenClient(
@@ -39,7 +47,11 @@ describe.each(bridgePaths)('%s, %s client (%s era)', (path, kind) => {
         { url: server.url },
         { waitFor: person.waitFor },
         async (client, bridge) => {
-          const result = await bridge.callTool({ name: 'ask_form' }, { timeout });
+          const result = await runClockUntilSettled(
+            bridge.callTool({ name: 'ask_form' }, { timeout }),
+            1_000,
+            120_000,
+          );
           expect(textOf(result)).toBe(`accept:${JSON.stringify(answer)}`);
         },
         path,
@@ -49,17 +61,21 @@ describe.each(bridgePaths)('%s, %s client (%s era)', (path, kind) => {
   );
 
   it('timeout Infinity: a slow server is waited for', async () => {
+    useTestClock();
     await withOpenClient(
       kind,
       'http',
       { url: server.url },
       { waitFor: scriptedPerson((request) => accept(request)).waitFor },
       async (client, bridge) => {
-        const result = await bridge.callTool(
-          { name: 'slow', arguments: { ms: 150 } },
-          { timeout: Infinity },
+        // The server sleeps a minute of the test's clock, from after the call began: past the SDKs'
+        // 60 s default, which a lost Infinity would fall back to.
+        const result = await runClockUntilSettled(
+          bridge.callTool({ name: 'slow', arguments: { ms: 60_000 } }, { timeout: Infinity }),
+          1_000,
+          120_000,
         );
-        expect(textOf(result)).toBe('slept 150');
+        expect(textOf(result)).toBe('slept 60000');
       },
       path,
     );

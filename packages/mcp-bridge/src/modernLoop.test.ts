@@ -9,7 +9,6 @@ import {
   openClient,
   type BridgePath,
   scriptedPerson,
-  sleep,
   textOf,
   type OpenClient,
   useDualEraServer,
@@ -105,10 +104,19 @@ describe.each<BridgePath>(['attachWaitFor', 'connect'])(
     });
 
     it("keeps one call's state and answers out of parallel calls", async () => {
+      // The city stays unanswered until the other call's form is answered: the calls interleave
+      // by construction, not by how long each sleeps.
+      let formAnswered = (): void => {};
+      const formDone = new Promise<void>((resolve) => {
+        formAnswered = resolve;
+      });
       const person = scriptedPerson(async (request) => {
-        await sleep(request.prompt === 'Which city?' ? 50 : 10);
-        if (request.prompt === 'Which city?') return accept(request, { city: 'Rome' });
+        if (request.prompt === 'Which city?') {
+          await formDone;
+          return accept(request, { city: 'Rome' });
+        }
         if (request.prompt.startsWith('Confirm')) return accept(request, { confirm: false });
+        formAnswered();
         return accept(request, { name: 'Lin' });
       });
       const { client, bridge, close } = await modernClient(person.waitFor);
