@@ -12,7 +12,7 @@ import {
   type WaitFor,
 } from '@waitfor/core';
 import { pending, runTool, type Tool, type ToolContext } from '@waitfor/core/tools';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { bookTable, defaultSeatsSchema, seatsSchema } from '../__fixtures__/tools';
 
 /** A waitFor that answers every Request with `answer` and records what it was asked. */
@@ -223,17 +223,29 @@ describe('runTool', () => {
   });
 
   it('honours expiresAt: an unanswered Request ends expired and the tool sees it', async () => {
+    // The test's clock: the Request expires when the clock passes its expiresAt, not before.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const never: WaitFor = () => new Promise(() => {});
-    const soon = new Date(Date.now() + 20).toISOString();
+    const soon = new Date(Date.now() + 60_000).toISOString();
     const past = '2000-01-01T00:00:00Z';
-    const context = await runTool(
+    let settled = false;
+    const running = runTool(
       askOnce({
         soon: question('soon', { expiresAt: soon }),
         past: question('past', { expiresAt: past }),
       }),
       undefined,
       { waitFor: never },
-    );
+    ).finally(() => {
+      settled = true;
+    });
+    await vi.advanceTimersByTimeAsync(59_999);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    const context = await running;
     expect(context.answers['soon']).toEqual({ id: 'soon', ok: false, reason: 'expired' });
     expect(context.answers['past']).toEqual({ id: 'past', ok: false, reason: 'expired' });
   });
