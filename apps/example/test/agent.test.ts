@@ -1,11 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Request } from '@waitfor/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentState } from '../src/agent/agentChat.js';
-import { startExample } from '../src/host/startExample.js';
-import type { RunningExample } from '../src/host/startExample.js';
+import { useHostedExample } from './hostedProcess.js';
 
 /**
  * The agent mode of the hosted example, through the host's /api as the page uses it: the AI SDK's
@@ -13,29 +9,16 @@ import type { RunningExample } from '../src/host/startExample.js';
  * approval and the server's question wait in the same store inbox as every other question.
  */
 describe('the agent mode, against the running hosted host', () => {
-  let work: string;
-  let example: RunningExample;
-  let origin: string;
-
-  beforeAll(async () => {
-    work = await mkdtemp(join(tmpdir(), 'waitfor-agent-'));
-    example = await startExample({ port: 0, hosted: { dataDir: join(work, 'data') } });
-    origin = new URL(example.url).origin;
-  }, 60_000);
-
-  afterAll(async () => {
-    await example?.close();
-    if (work !== undefined) await rm(work, { recursive: true, force: true });
-  });
+  const hosted = useHostedExample('waitfor-agent-');
 
   const api = (path: string, body?: unknown) =>
-    fetch(new URL(path, example.url), {
+    fetch(new URL(path, hosted.example.url), {
       ...(body === undefined
         ? {}
         : {
             method: 'POST',
             body: JSON.stringify(body),
-            headers: { origin, 'content-type': 'application/json' },
+            headers: { origin: hosted.origin, 'content-type': 'application/json' },
           }),
     });
   const agent = async () =>

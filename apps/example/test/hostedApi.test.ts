@@ -1,32 +1,16 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startExample } from '../src/host/startExample.js';
-import type { RunningExample } from '../src/host/startExample.js';
+import { describe, expect, it } from 'vitest';
+import { useHostedExample } from './hostedProcess.js';
 
 describe("the hosted mode's /api, against the running host", () => {
-  let work: string;
-  let example: RunningExample;
-  let origin: string;
+  const hosted = useHostedExample('waitfor-hosted-api-');
 
-  beforeAll(async () => {
-    work = await mkdtemp(join(tmpdir(), 'waitfor-hosted-api-'));
-    example = await startExample({ port: 0, hosted: { dataDir: join(work, 'data') } });
-    origin = new URL(example.url).origin;
-  }, 60_000);
-
-  afterAll(async () => {
-    await example?.close();
-    if (work !== undefined) await rm(work, { recursive: true, force: true });
-  });
-
-  const api = (path: string, init: RequestInit = {}) => fetch(new URL(path, example.url), init);
+  const api = (path: string, init: RequestInit = {}) =>
+    fetch(new URL(path, hosted.example.url), init);
   const post = (path: string, body: BodyInit, headers: Record<string, string> = {}) =>
     api(path, {
       method: 'POST',
       body,
-      headers: { origin, 'content-type': 'application/json', ...headers },
+      headers: { origin: hosted.origin, 'content-type': 'application/json', ...headers },
     });
   const calls = async () =>
     ((await (await api('/api/calls')).json()) as { calls: { id: string; status: string }[] }).calls;
@@ -40,7 +24,7 @@ describe("the hosted mode's /api, against the running host", () => {
       ['Deploy Console', 'connected'],
       ['This app', 'connected'],
     ]);
-    expect(example.mode).toBe('hosted');
+    expect(hosted.example.mode).toBe('hosted');
   });
 
   it('refuses a foreign Origin, a POST without one, a non-JSON type, 1 MB, malformed JSON — nothing started', async () => {

@@ -8,6 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { startExample } from '../src/host/startExample.js';
+import type { RunningExample } from '../src/host/startExample.js';
 import { artifacts } from './browserExample.js';
 
 const appDir = fileURLToPath(new URL('..', import.meta.url));
@@ -111,4 +114,40 @@ export async function openHostedBrowsers(prefix: string): Promise<HostedBrowsers
     },
   };
   return opened;
+}
+
+/** The hosted example running in this process, as `useHostedExample` hands it to a test file. */
+export interface InProcessHost {
+  readonly example: RunningExample;
+  /** The page's origin: what a POST from the page carries as `Origin`. */
+  readonly origin: string;
+}
+
+/**
+ * Starts the hosted example in this process (a fresh data folder) before the file's tests and
+ * stops it after; read `example` and `origin` inside tests and hooks only.
+ */
+export function useHostedExample(prefix: string): InProcessHost {
+  let work: string | undefined;
+  let running: RunningExample | undefined;
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), prefix));
+    running = await startExample({ port: 0, hosted: { dataDir: join(work, 'data') } });
+  }, 60_000);
+  afterAll(async () => {
+    await running?.close();
+    if (work !== undefined) await rm(work, { recursive: true, force: true });
+  });
+  const started = (): RunningExample => {
+    if (running === undefined) throw new Error('the hosted example is not running yet');
+    return running;
+  };
+  return {
+    get example() {
+      return started();
+    },
+    get origin() {
+      return new URL(started().url).origin;
+    },
+  };
 }

@@ -3,44 +3,11 @@
  * fixture server, through the same generateText and scripted model: the README's comparison
  * table. Each test records its behaviour as it is; the adapter's side is in mcpTools.test.ts.
  */
-import { createMCPClient, ElicitationRequestSchema } from '@ai-sdk/mcp';
-import { generateText, stepCountIs } from 'ai';
-import { afterEach, describe, expect, it } from 'vitest';
-import { textOf, useDualEraServer } from '../../mcp-bridge/src/__fixtures__/clients';
-import { scriptedModel, type ScriptedCall } from './__fixtures__/model';
+import { describe, expect, it } from 'vitest';
+import { textOf } from '../../mcp-bridge/src/__fixtures__/clients';
+import { never, outputsOf, useAiSdkMcp } from './__fixtures__/aiSdkMcp';
 
-const server = useDualEraServer();
-
-type Handler = Parameters<Awaited<ReturnType<typeof createMCPClient>>['onElicitationRequest']>[1];
-const clients: Array<Awaited<ReturnType<typeof createMCPClient>>> = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
-});
-
-/** A generateText run with @ai-sdk/mcp's tools, its elicitation handler set to `handler`. */
-async function run(calls: ScriptedCall[], handler: Handler, capabilities: object = {}) {
-  const client = await createMCPClient({
-    name: 'ai-sdk-compare',
-    transport: { type: 'http', url: server.url },
-    capabilities: { elicitation: {}, ...capabilities },
-  });
-  clients.push(client);
-  client.onElicitationRequest(ElicitationRequestSchema, handler);
-  const result = await generateText({
-    model: scriptedModel(calls),
-    tools: await client.tools(),
-    prompt: 'go',
-    stopWhen: stepCountIs(2),
-  });
-  return result.steps[0]?.content ?? [];
-}
-
-const outputsOf = (content: Awaited<ReturnType<typeof run>>) =>
-  content.flatMap((part) => (part.type === 'tool-result' ? [part.output] : []));
-
-const never: Handler = async () => {
-  throw new Error('the handler was called');
-};
+const { server, run } = useAiSdkMcp('ai-sdk-compare');
 
 describe('@ai-sdk/mcp 1.x on the dual-era fixture', () => {
   it('speaks the legacy era only: it initializes with 2025-11-25, so a modern server is never reached', async () => {

@@ -4,47 +4,14 @@
  * table, second column. Run only by vitest.ai7.config.ts (under `ai` 7), which maps `@ai-sdk/mcp`
  * to the `ai-sdk-mcp-v2` alias; each test records its behaviour as it is.
  */
-import { createMCPClient, ElicitationRequestSchema } from '@ai-sdk/mcp';
-import { generateText, stepCountIs } from 'ai';
-import { afterEach, describe, expect, it } from 'vitest';
-import { textOf, useDualEraServer } from '../../../mcp-bridge/src/__fixtures__/clients';
-import { scriptedModel, type ScriptedCall } from '../__fixtures__/model';
+import { describe, expect, it } from 'vitest';
+import { textOf } from '../../../mcp-bridge/src/__fixtures__/clients';
+import { never, outputsOf, useAiSdkMcp } from '../__fixtures__/aiSdkMcp';
 
-const server = useDualEraServer();
+const { server, run } = useAiSdkMcp('ai-sdk-compare-2');
 
-type Client = Awaited<ReturnType<typeof createMCPClient>>;
-type Handler = Parameters<Client['onElicitationRequest']>[1];
-const clients: Client[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
-});
-
-/** A generateText run with @ai-sdk/mcp's tools, its elicitation handler set to `handler`. */
-async function run(calls: ScriptedCall[], handler: Handler, capabilities: object = {}) {
-  const client = await createMCPClient({
-    name: 'ai-sdk-compare-2',
-    transport: { type: 'http', url: server.url },
-    capabilities: { elicitation: {}, ...capabilities },
-  });
-  clients.push(client);
-  client.onElicitationRequest(ElicitationRequestSchema, handler);
-  const result = await generateText({
-    model: scriptedModel(calls),
-    tools: await client.tools(),
-    prompt: 'go',
-    stopWhen: stepCountIs(2),
-  });
-  return result.steps[0]?.content ?? [];
-}
-
-const outputsOf = (content: Awaited<ReturnType<typeof run>>) =>
-  content.flatMap((part) => (part.type === 'tool-result' ? [part.output] : []));
 const errorsOf = (content: Awaited<ReturnType<typeof run>>) =>
   content.flatMap((part) => (part.type === 'tool-error' ? [String(part.error)] : []));
-
-const never: Handler = async () => {
-  throw new Error('the handler was called');
-};
 
 /** Lets every pending promise chain run (one macrotask turn), without waiting on a clock. */
 const settle = () => new Promise((resolve) => setImmediate(resolve));
