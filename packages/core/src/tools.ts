@@ -14,6 +14,7 @@ export {
   checkQuestions,
   DEFAULT_MAX_ATTEMPTS,
   DEFAULT_MAX_REQUESTS,
+  DEFAULT_MAX_ROUNDS,
   isForm,
   parseSuspension,
   resumeRound,

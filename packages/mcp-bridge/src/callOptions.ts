@@ -3,6 +3,8 @@
  * from its client's bridge. What an era forbids is checked by its own `options.ts`.
  */
 import type { AbortSignalLike, WaitFor } from '@waitfor/core';
+// The cap on input_required retries per call: the round engine's default, as for core's tools.
+import { DEFAULT_MAX_ROUNDS } from '@waitfor/core/tools';
 import { cancelled, DEFAULT_MAX_ATTEMPTS } from './askPerson';
 import { BridgeError } from './bridgeError';
 import {
@@ -121,9 +123,6 @@ export function resolveCall(
 
 /** Default time budget of a call, in ms, as in both SDKs. */
 export const DEFAULT_TIMEOUT = 60_000;
-
-/** Default cap on input_required retries per call. */
-export const DEFAULT_MAX_ROUNDS = 10;
 
 /**
  * The SDKs' progress options of a call, as the ports pass them on (resetting on progress needs a

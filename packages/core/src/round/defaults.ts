@@ -3,5 +3,8 @@
 /** Submissions of an invalid form a person gets before the question ends cancelled. */
 export const DEFAULT_MAX_ATTEMPTS = 3;
 
+/** Most rounds a tool run or a modern-era call may need before `rounds_exceeded`. */
+export const DEFAULT_MAX_ROUNDS = 10;
+
 /** Most Requests one round of a host's own tool may hold. */
 export const DEFAULT_MAX_REQUESTS = 32;

@@ -17,7 +17,7 @@ export {
 } from './askUntilValid';
 export { answersFor, type AnswerMismatch, type SuspendedQuestion } from './answersFor';
 export { checkQuestions, checkRequests, isForm, requestsOf } from './checkRequests';
-export { DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_REQUESTS } from './defaults';
+export { DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_REQUESTS, DEFAULT_MAX_ROUNDS } from './defaults';
 export {
   parseSuspension,
   type ParsedSuspension,

@@ -2,17 +2,11 @@ import { boundWaitFor } from '../boundWaitFor';
 import { isRecord, nonEmpty } from '../check';
 import type { AbortSignalLike, Answer, RequestOrigin, WaitFor } from '../types';
 import { WaitforError } from '../waitforError';
-import { DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_REQUESTS } from '../round/defaults';
+import { DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_REQUESTS, DEFAULT_MAX_ROUNDS } from '../round/defaults';
 import { resumeRound } from '../round/resumeRound';
 import { askRound } from './askRound';
 import { toolSuspensionShape } from './suspension';
-import {
-  assertJsonSafe,
-  DEFAULT_MAX_ROUNDS,
-  runLoop,
-  type Tool,
-  type ToolOutcome,
-} from './toolLoop';
+import { assertJsonSafe, runLoop, type Tool, type ToolOutcome } from './toolLoop';
 
 /** Options every tool run takes. */
 export interface ToolRunOptions {

@@ -27,9 +27,6 @@ export type Tool<Args, Result> = (
 export type ToolOutcome<Result> =
   { status: 'complete'; result: Result } | { status: 'suspended'; suspension: ToolSuspension };
 
-/** Default cap on Pending rounds per run. */
-export const DEFAULT_MAX_ROUNDS = 10;
-
 /** Where a loop starts: a first run (no answers, round 0) or a resumed one. */
 export interface LoopStart<Args> {
   args: Args;
