@@ -89,6 +89,8 @@ describe.each(['v2-modern', 'v2-legacy', 'v1'] as const)('%s client', (kind) => 
             'waitfor.call.rounds': 1,
           });
         } else {
+          // The revision the bridge's client negotiated, with no `server` option given.
+          expect(call.attributes).toMatchObject({ 'mcp.protocol.version': '2025-11-25' });
           expect(call.attributes).not.toHaveProperty('waitfor.call.rounds');
         }
         expect(isChildOf(question!, call)).toBe(true);

@@ -1,7 +1,7 @@
 /**
  * What the MCP conventions record of the server a call goes to — address, port, transport and the
- * negotiated protocol revision — from what the host tells the telemetry: bridge extensions see
- * neither the transport nor the revision a legacy-era client negotiated.
+ * negotiated protocol revision — from what the host tells the telemetry: bridge extensions do not
+ * see the transport (the revision the bridge's client negotiated is `ExtensionHost.protocolVersion`).
  *
  * Invariants: the target is the host's own (parsed once); the client is read structurally on each
  * call (v1 or v2, never imported), and what it returns is bounded.

@@ -54,7 +54,7 @@ import {
 import { instrumentsOf, SCOPE, type Instruments } from './instruments';
 import type { LiveCall } from './liveCall';
 import { extractContext, injectContext } from './propagation';
-import { createQuestionTracker } from './questions';
+import { createQuestionTracker, type QuestionTracker } from './questions';
 import { negotiatedVersion, targetAttributes, type TelemetryServer } from './server';
 
 /** Options of createTelemetry. */
@@ -182,11 +182,9 @@ function startCall(
   options: TelemetryOptions,
   server: Attributes,
 ): StartedCall {
-  const [conventional, attributes] = callAttributes(
-    call,
-    server,
-    negotiatedVersion(options.server?.client),
-  );
+  // The revision the host's client says, else the one the bridge's client negotiated.
+  const version = negotiatedVersion(options.server?.client) ?? call.host?.protocolVersion;
+  const [conventional, attributes] = callAttributes(call, server, version);
   const live: LiveCall = {
     host: call.host,
     attributes,
@@ -211,90 +209,131 @@ function startCall(
   return { live, span, conventional, started };
 }
 
+/** What one telemetry keeps: its options, the calls in flight, its questions, its server. */
+interface TelemetryState {
+  readonly options: TelemetryOptions;
+  readonly calls: Set<LiveCall>;
+  readonly questions: QuestionTracker;
+  readonly server: Attributes;
+}
+
+/** What a call ended with, for its span and metric. */
+interface CallEnd {
+  failure: Attributes;
+  /** Modern era: the rounds that asked someone (a suspension: its own count). */
+  rounds: (() => number) | undefined;
+}
+
+/** A call's outcome read for its span: its status, a suspension's rounds, a tool's `isError`. */
+function readOutcome(call: CallInfo, outcome: unknown, span: Span | undefined, end: CallEnd): void {
+  const suspension =
+    call.era === 'modern' && isRecord(outcome) && outcome['status'] === 'suspended'
+      ? outcome['suspension']
+      : undefined;
+  span?.setAttribute(CALL_STATUS, suspension === undefined ? 'complete' : 'suspended');
+  // A suspension counts its rounds itself (durable calls ask no one in this process).
+  if (isRecord(suspension) && typeof suspension['round'] === 'number') {
+    const round = suspension['round'];
+    end.rounds = () => round;
+  }
+  // A tool that ran and failed answers with `isError`: the conventions' `tool_error`.
+  if (call.method === 'tools/call' && resultOf(outcome)?.['isError'] === true)
+    end.failure = { [ERROR_TYPE]: 'tool_error' };
+}
+
+/** End a call's span and record its metrics. */
+function endCall(
+  call: CallInfo,
+  { live, span, conventional, started }: StartedCall,
+  { failure, rounds }: CallEnd,
+  instruments: Instruments | undefined,
+): void {
+  const ended = Date.now();
+  if (ERROR_TYPE in failure) {
+    span?.setAttributes(failure);
+    span?.setStatus({ code: SpanStatusCode.ERROR });
+  }
+  if (rounds !== undefined) {
+    instruments?.rounds.record(rounds(), {
+      [METHOD]: call.method,
+      [SERVER]: live.attributes[SERVER],
+    });
+    span?.setAttribute(ROUNDS, rounds());
+  }
+  instruments?.operation.record((ended - started) / 1000, { ...conventional, ...failure });
+  span?.setAttribute(QUESTIONS, live.questions);
+  span?.end(ended);
+}
+
+/** Record one call: its span around `next`, the trace context in its params, its metrics. */
+async function recordCall(
+  state: TelemetryState,
+  call: CallInfo,
+  next: () => Promise<unknown>,
+  [tracer, instruments]: Recorders,
+): Promise<unknown> {
+  const started = startCall(call, tracer, state.options, state.server);
+  const { live } = started;
+  state.calls.add(live);
+  const end: CallEnd = {
+    failure: {},
+    rounds: call.era === 'modern' ? () => live.rounds : undefined,
+  };
+  try {
+    const outcome = await contextApi.with(live.context ?? contextApi.active(), next);
+    readOutcome(call, outcome, started.span, end);
+    return outcome;
+  } catch (error) {
+    end.failure = errorAttributes(error);
+    throw error;
+  } finally {
+    state.calls.delete(live);
+    endCall(call, started, end, instruments);
+  }
+}
+
+/** Record one question an instrumented waitFor answers. */
+async function recordQuestion(
+  questions: QuestionTracker,
+  waitFor: WaitFor,
+  request: Request,
+  waitContext: WaitForContext | undefined,
+  [tracer, instruments]: Recorders,
+): Promise<Answer> {
+  questions.begin(request, undefined, tracer, instruments);
+  const signal = waitContext?.signal;
+  // A waitFor that ignores its signal must not keep the question open in the records.
+  const onAbort = () => questions.settle(request, undefined);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  if (signal?.aborted === true) onAbort();
+  try {
+    const answer = await waitFor(request, waitContext);
+    questions.settle(request, answer);
+    return answer;
+  } catch (error) {
+    questions.settle(request, undefined);
+    throw error;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
+
 /** Create the telemetry extension; pass it in `extensions` and wrap waitFors with `instrument`. */
 export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
   const calls = new Set<LiveCall>();
   const questions = createQuestionTracker(calls);
-  const server = targetAttributes(options.server?.target);
+  const state: TelemetryState = {
+    options,
+    calls,
+    questions,
+    server: targetAttributes(options.server?.target),
+  };
 
   /** The tracer and instruments to record with now; undefined without an SDK (then do nothing). */
   const recorders = (): Recorders | undefined => {
     const tracer = tracerOf(options.tracer);
     const instruments = instrumentsOf(options.meter);
     return tracer === undefined && instruments === undefined ? undefined : [tracer, instruments];
-  };
-
-  const recordCall = async (
-    call: CallInfo,
-    next: () => Promise<unknown>,
-    [tracer, instruments]: Recorders,
-  ): Promise<unknown> => {
-    const { live, span, conventional, started } = startCall(call, tracer, options, server);
-    const attributes = live.attributes;
-    calls.add(live);
-    let rounds = call.era === 'modern' ? () => live.rounds : undefined;
-    let failure: Attributes = {};
-    try {
-      const outcome = await contextApi.with(live.context ?? contextApi.active(), next);
-      const suspension =
-        call.era === 'modern' && isRecord(outcome) && outcome['status'] === 'suspended'
-          ? outcome['suspension']
-          : undefined;
-      span?.setAttribute(CALL_STATUS, suspension === undefined ? 'complete' : 'suspended');
-      // A suspension counts its rounds itself (durable calls ask no one in this process).
-      if (isRecord(suspension) && typeof suspension['round'] === 'number') {
-        const round = suspension['round'];
-        rounds = () => round;
-      }
-      // A tool that ran and failed answers with `isError`: the conventions' `tool_error`.
-      if (call.method === 'tools/call' && resultOf(outcome)?.['isError'] === true)
-        failure = { [ERROR_TYPE]: 'tool_error' };
-      return outcome;
-    } catch (error) {
-      failure = errorAttributes(error);
-      throw error;
-    } finally {
-      calls.delete(live);
-      const ended = Date.now();
-      if (ERROR_TYPE in failure) {
-        span?.setAttributes(failure);
-        span?.setStatus({ code: SpanStatusCode.ERROR });
-      }
-      if (rounds !== undefined) {
-        instruments?.rounds.record(rounds(), {
-          [METHOD]: call.method,
-          [SERVER]: attributes[SERVER],
-        });
-        span?.setAttribute(ROUNDS, rounds());
-      }
-      instruments?.operation.record((ended - started) / 1000, { ...conventional, ...failure });
-      span?.setAttribute(QUESTIONS, live.questions);
-      span?.end(ended);
-    }
-  };
-
-  const recordQuestion = async (
-    waitFor: WaitFor,
-    request: Request,
-    waitContext: WaitForContext | undefined,
-    [tracer, instruments]: Recorders,
-  ): Promise<Answer> => {
-    questions.begin(request, undefined, tracer, instruments);
-    const signal = waitContext?.signal;
-    // A waitFor that ignores its signal must not keep the question open in the records.
-    const onAbort = () => questions.settle(request, undefined);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    if (signal?.aborted === true) onAbort();
-    try {
-      const answer = await waitFor(request, waitContext);
-      questions.settle(request, answer);
-      return answer;
-    } catch (error) {
-      questions.settle(request, undefined);
-      throw error;
-    } finally {
-      signal?.removeEventListener('abort', onAbort);
-    }
   };
 
   return {
@@ -317,7 +356,7 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
     // Without an SDK the hooks hand over at once: no promise, no record, no params change.
     aroundCall(call, next) {
       const recording = recorders();
-      return recording === undefined ? next() : recordCall(call, next, recording);
+      return recording === undefined ? next() : recordCall(state, call, next, recording);
     },
 
     instrument(waitFor) {
@@ -325,7 +364,7 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
         const recording = recorders();
         return recording === undefined
           ? waitFor(request, waitContext)
-          : recordQuestion(waitFor, request, waitContext, recording);
+          : recordQuestion(questions, waitFor, request, waitContext, recording);
       };
     },
   };
