@@ -150,10 +150,15 @@ describe.each(rows)('aborting a -32042 call with a $label', ({ file, client }) =
       connection.callTool('complete', { elicitationId: 'k-1' }, { waitFor: person.waitFor }),
     );
     expect(refused).toMatchObject({ code: 'invalid_options' });
-    // Attached again, the client still works: the aborted call was never retried.
+    // Attached again, the client still works through its new bridge: the aborted call was never
+    // retried.
     const again = attachWaitFor(connection.client, { waitFor: person.waitFor, v1Schemas: v1Types });
     await again.ready;
-    expect(await callsSoFar(connection, ids)).toBe('done:2');
+    const reattached: OpenConnection = {
+      ...connection,
+      callTool: (name, args, options) => again.callTool({ name, arguments: args }, options),
+    };
+    expect(await callsSoFar(reattached, ids)).toBe('done:2');
     again.detach();
   });
 });
