@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+/** `waitfor-gateway`: the gateway over stdio in front of one upstream (see cli.ts for the options). */
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { parseArgs, usage } from './cli';
+import { createGateway } from './gateway';
+
+async function main(): Promise<void> {
+  const parsed = parseArgs(process.argv.slice(2));
+  if (parsed.help) {
+    process.stdout.write(`${usage}\n`);
+    return;
+  }
+  const gateway = await createGateway(parsed.options);
+  const stop = () => void gateway.close().finally(() => process.exit(0));
+  const handle = serveStdio(() => gateway.createServer(), {
+    onerror: (error) => process.stderr.write(`waitfor-gateway: ${error.message}\n`),
+  });
+  process.stdin.once('end', () => void handle.close().finally(stop));
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  gateway.connection.state.subscribe(() => {
+    if (gateway.connection.state.getSnapshot().status === 'closed') {
+      process.stderr.write('waitfor-gateway: the upstream closed\n');
+      stop();
+    }
+  });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `waitfor-gateway: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+  process.exit(1);
+});

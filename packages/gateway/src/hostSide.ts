@@ -1,0 +1,159 @@
+/**
+ * The host's side of a relayed call, in the host's own era:
+ * - a modern-era host (2026-07-28) gets the upstream's questions as an `input_required` result
+ *   with a sealed requestState; its retry answers them and the call goes on;
+ * - a legacy-era host (2025) gets each question pushed as `elicitation/create` inside its open
+ *   call, bounded by `holdMs`.
+ * Questions in a mode the host did not declare are declined upstream, and the log says so.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  inputRequired,
+  PROTOCOL_VERSION_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
+  type Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { cancel, decline } from '@waitfor/core';
+import { isBridgeError } from '@waitfor/mcp-bridge';
+import { isRecord } from '@waitfor/runtime';
+import { answerOf, type ElicitParams, type GatewayCall, type Question, type Step } from './call';
+import type { HeldCalls } from './holds';
+
+/** What the host side needs of its gateway. */
+export interface HostSide {
+  holds: HeldCalls;
+  holdMs: number;
+  log(line: string): void;
+}
+
+/** Whether the request came in the modern era (its `_meta` envelope names a protocol version). */
+export const isModernRequest = (ctx: ServerContext): boolean =>
+  envelopeOf(ctx)[PROTOCOL_VERSION_META_KEY] !== undefined;
+
+const envelopeOf = (ctx: ServerContext): Record<string, unknown> =>
+  (ctx.mcpReq.envelope ?? {}) as Record<string, unknown>;
+
+/** The elicitation modes the host declared: per request (modern) or at initialize (legacy). */
+export function hostModes(server: Server, ctx: ServerContext): Set<'form' | 'url'> {
+  const capabilities = isModernRequest(ctx)
+    ? envelopeOf(ctx)[CLIENT_CAPABILITIES_META_KEY]
+    : server.getClientCapabilities();
+  const elicitation = isRecord(capabilities) ? capabilities['elicitation'] : undefined;
+  if (!isRecord(elicitation)) return new Set();
+  const modes = new Set<'form' | 'url'>();
+  if (isRecord(elicitation['form'])) modes.add('form');
+  if (isRecord(elicitation['url'])) modes.add('url');
+  // `elicitation: {}` is form only (the 2025 back-compat rule, kept in 2026-07-28).
+  if (modes.size === 0) modes.add('form');
+  return modes;
+}
+
+/** The error the host gets for an upstream failure: the upstream's own JSON-RPC error when it sent one. */
+export function hostError(error: unknown): ProtocolError {
+  if (error instanceof ProtocolError) return error;
+  if (isBridgeError(error) && error.rpc !== undefined)
+    return new ProtocolError(error.rpc.code, error.rpc.message, error.rpc.data);
+  const message = error instanceof Error ? error.message : String(error);
+  return new ProtocolError(ProtocolErrorCode.InternalError, `upstream call failed: ${message}`);
+}
+
+const outcome = (step: Exclude<Step, { kind: 'questions' }>): unknown => {
+  if (step.kind === 'failed') throw hostError(step.error);
+  return step.result;
+};
+
+/** The questions the host can be asked; the others are declined upstream (and logged). */
+function askable(side: HostSide, call: GatewayCall, questions: Question[], modes: Set<string>) {
+  return questions.filter((question) => {
+    if (modes.has(question.params.mode)) return true;
+    side.log(
+      `the host declared no elicitation ${question.params.mode} mode: declined upstream "${question.params.message}" (${call.method} ${call.name})`,
+    );
+    question.settle(decline(question.request));
+    return false;
+  });
+}
+
+/** Toward a modern host: the params without the legacy-only elicitationId. */
+const modernParams = (params: ElicitParams): ElicitParams => {
+  if (params.mode !== 'url' || params.elicitationId === undefined) return params;
+  const { elicitationId: _omitted, ...rest } = params;
+  return rest;
+};
+
+/** A modern host's leg: the outcome, or the next questions as an input_required result. */
+export async function toModernHost(side: HostSide, call: GatewayCall, modes: Set<string>) {
+  for (;;) {
+    const step = await call.next();
+    if (step.kind !== 'questions') return outcome(step);
+    const questions = askable(side, call, step.questions, modes);
+    if (questions.length === 0) continue;
+    const requestState = side.holds.hold(call);
+    if (requestState === undefined) {
+      call.cancel(new Error('too many held calls'));
+      throw new ProtocolError(
+        ProtocolErrorCode.InternalError,
+        'The gateway holds too many calls waiting for answers; try again later',
+      );
+    }
+    const inputRequests = Object.fromEntries(
+      questions.map((question) => [
+        question.key,
+        { method: 'elicitation/create', params: modernParams(question.params) },
+      ]),
+    );
+    return inputRequired({ inputRequests: inputRequests as never, requestState });
+  }
+}
+
+/** Toward a legacy host: a URL question needs an elicitationId (the upstream's, or a fresh one). */
+const legacyParams = (params: ElicitParams): ElicitParams =>
+  params.mode === 'url' && params.elicitationId === undefined
+    ? { ...params, elicitationId: randomUUID() }
+    : params;
+
+/** Push one question to a legacy host inside its open call; its answer goes upstream. */
+async function push(
+  side: HostSide,
+  server: Server,
+  ctx: ServerContext,
+  call: GatewayCall,
+  question: Question,
+) {
+  try {
+    const result = await server.request(
+      { method: 'elicitation/create', params: legacyParams(question.params) } as never,
+      { relatedRequestId: ctx.mcpReq.id, signal: question.signal, timeout: side.holdMs },
+    );
+    question.settle(answerOf(question, result));
+  } catch (error) {
+    if (question.signal.aborted) return;
+    const timedOut = error instanceof Error && /timed out/i.test(error.message);
+    question.settle(cancel(question.request));
+    if (timedOut) {
+      side.log(
+        `a question of ${call.method} ${call.name} outlived ${side.holdMs} ms: the call ends`,
+      );
+      call.cancel(new Error(`the host did not answer within ${side.holdMs} ms`));
+    }
+  }
+}
+
+/** A legacy host's call: questions pushed as they come, then the outcome. */
+export async function toLegacyHost(
+  side: HostSide,
+  server: Server,
+  ctx: ServerContext,
+  call: GatewayCall,
+  modes: Set<string>,
+) {
+  for (;;) {
+    const step = await call.next();
+    if (step.kind !== 'questions') return outcome(step);
+    const questions = askable(side, call, step.questions, modes);
+    await Promise.all(questions.map((question) => push(side, server, ctx, call, question)));
+  }
+}

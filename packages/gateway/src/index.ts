@@ -1,0 +1,5 @@
+export { createGateway } from './gateway';
+export type { Gateway, GatewayOptions, Upstream } from './gateway';
+export type { Clock } from './holds';
+export { serveHttp } from './http';
+export type { HttpEndpoint, ServeHttpOptions } from './http';

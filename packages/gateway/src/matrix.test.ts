@@ -1,0 +1,124 @@
+/**
+ * Every host × upstream combination through the gateway over Streamable HTTP: a v1 host (2025
+ * only) and a v2 host pinned to 2026-07-28, in front of the dual-era fixture pinned to either era.
+ * Each answers a form and a URL question; a decline and a cancel reach the server.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  startDualEraHttpServer,
+  type DualEraHttpServer,
+} from '../../mcp-bridge/src/__fixtures__/dualEraServer';
+import { openHost, textOf, type HostKind, type Person } from './__fixtures__/hosts';
+import { createGateway, serveHttp, type Gateway, type HttpEndpoint } from './index';
+
+const combos: Array<[HostKind, 'legacy' | 'modern']> = [
+  ['v1', 'legacy'],
+  ['v1', 'modern'],
+  ['v2-modern', 'legacy'],
+  ['v2-modern', 'modern'],
+];
+
+describe.each(combos)('host %s × upstream %s', (hostKind, upstreamEra) => {
+  let upstream: DualEraHttpServer;
+  let gateway: Gateway;
+  let endpoint: HttpEndpoint;
+  const logs: string[] = [];
+  beforeAll(async () => {
+    upstream = await startDualEraHttpServer();
+    gateway = await createGateway({
+      upstream: { url: upstream.url },
+      era: upstreamEra,
+      log: (line) => logs.push(line),
+    });
+    endpoint = await serveHttp(gateway);
+  });
+  afterAll(async () => {
+    await endpoint.close();
+    await gateway.close();
+    await upstream.close();
+  });
+
+  const withHost = async <T>(
+    person: Person,
+    body: (host: Awaited<ReturnType<typeof openHost>>) => Promise<T>,
+  ) => {
+    const host = await openHost(hostKind, { url: endpoint.url }, person);
+    try {
+      return await body(host);
+    } finally {
+      await host.close();
+    }
+  };
+
+  test('the upstream era is the one pinned, and the host sees the upstream tools as they are', async () => {
+    expect(gateway.connection.era).toBe(upstreamEra);
+    await withHost(
+      async () => ({ action: 'cancel' }),
+      async (host) => {
+        const { tools } = await host.listTools();
+        expect(tools.map((tool) => tool.name)).toContain('ask_form');
+        expect(tools.map((tool) => tool.name)).toContain('fan_out');
+      },
+    );
+  });
+
+  test('a form question is answered', async () => {
+    await withHost(
+      async () => ({ action: 'accept', content: { name: 'Ada', age: 36, color: 'red' } }),
+      async (host) => {
+        const result = await host.callTool('ask_form');
+        expect(textOf(result)).toBe('accept:{"name":"Ada","age":36,"color":"red"}');
+        expect(host.asked).toHaveLength(1);
+        expect(host.asked[0]).toMatchObject({
+          message: 'Who are you?',
+          requestedSchema: {
+            properties: { name: { type: 'string', title: 'Name', minLength: 1 } },
+          },
+        });
+      },
+    );
+  });
+
+  test('a URL question is answered (consent), the URL shown unchanged', async () => {
+    await withHost(
+      async () => ({ action: 'accept' }),
+      async (host) => {
+        const result = await host.callTool('ask_url');
+        expect(textOf(result)).toBe('accept');
+        expect(host.asked[0]).toMatchObject({
+          mode: 'url',
+          message: 'Sign in to continue',
+          url: 'https://example.com/login?flow=1',
+        });
+        // A legacy host gets an elicitationId (its revision requires one), a modern host none.
+        expect(typeof host.asked[0]?.['elicitationId']).toBe(
+          hostKind === 'v1' ? 'string' : 'undefined',
+        );
+      },
+    );
+  });
+
+  test.each(['decline', 'cancel'])('a %s reaches the server', async (action) => {
+    await withHost(
+      async () => ({ action }),
+      async (host) => {
+        expect(textOf(await host.callTool('ask_form'))).toBe(action);
+      },
+    );
+  });
+
+  test('several questions of one round reach the host and each answer its own', async () => {
+    await withHost(
+      async (params) => ({
+        action: 'accept',
+        content: { value: String(params['message']).slice(-2) },
+      }),
+      async (host) => {
+        const result = await host.callTool('fan_out', { count: 3 });
+        expect(textOf(result)).toBe(
+          'q1=accept:{"value":"q1"} q2=accept:{"value":"q2"} q3=accept:{"value":"q3"}',
+        );
+      },
+    );
+  });
+});

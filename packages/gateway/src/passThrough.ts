@@ -1,0 +1,82 @@
+/**
+ * What passes through unchanged: the upstream's capabilities (tools, prompts, resources,
+ * completions, each with its listChanged), its lists page by page, completions, and its
+ * notifications (list changes, resource updates, URL elicitation completion, log messages).
+ */
+import type { Client } from '@modelcontextprotocol/client';
+import type { Server, ServerCapabilities, ServerContext } from '@modelcontextprotocol/server';
+
+/** The upstream notifications relayed to every host. */
+export const relayedNotifications = [
+  'notifications/tools/list_changed',
+  'notifications/prompts/list_changed',
+  'notifications/resources/list_changed',
+  'notifications/resources/updated',
+  'notifications/elicitation/complete',
+  'notifications/message',
+] as const;
+
+/** The fields of a result that belong to the wire of the upstream's era, not to its content. */
+const envelopeKeys = new Set(['resultType', 'ttlMs', 'cacheScope']);
+
+const content = (result: object): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(result).filter(([key]) => !envelopeKeys.has(key)));
+
+const listenerOf = (ctx: ServerContext) => ({ signal: ctx.mcpReq.signal });
+
+interface Relay {
+  relay(server: Server, method: string): (request: never, ctx: ServerContext) => Promise<unknown>;
+}
+
+/** Register the host-facing handlers of every capability the upstream declared. */
+export function registerPassThrough(
+  gateway: Relay,
+  server: Server,
+  client: Client,
+  upstream: ServerCapabilities,
+): void {
+  const on = (method: string, handler: (request: never, ctx: ServerContext) => Promise<unknown>) =>
+    server.setRequestHandler(method as never, handler as never);
+  type Paged = { params?: { cursor?: string } };
+  const page = (params: Paged['params']) =>
+    params?.cursor === undefined ? {} : { cursor: params.cursor };
+  if (upstream.tools !== undefined) {
+    on('tools/list', async (request: Paged, ctx) =>
+      content(await client.listTools(page(request.params), listenerOf(ctx))),
+    );
+    on('tools/call', gateway.relay(server, 'tools/call'));
+  }
+  if (upstream.prompts !== undefined) {
+    on('prompts/list', async (request: Paged, ctx) =>
+      content(await client.listPrompts(page(request.params), listenerOf(ctx))),
+    );
+    on('prompts/get', gateway.relay(server, 'prompts/get'));
+  }
+  if (upstream.resources !== undefined) {
+    on('resources/list', async (request: Paged, ctx) =>
+      content(await client.listResources(page(request.params), listenerOf(ctx))),
+    );
+    on('resources/templates/list', async (request: Paged, ctx) =>
+      content(await client.listResourceTemplates(page(request.params), listenerOf(ctx))),
+    );
+    on('resources/read', gateway.relay(server, 'resources/read'));
+  }
+  if (upstream.completions !== undefined)
+    on('completion/complete', async (request: { params: never }, ctx) =>
+      content(await client.complete(request.params, listenerOf(ctx))),
+    );
+}
+
+/** The capabilities a host sees: the upstream's, without what the gateway does not relay. */
+registerPassThrough.capabilities = (upstream: ServerCapabilities): ServerCapabilities => {
+  const capabilities: ServerCapabilities = {};
+  if (upstream.tools !== undefined) capabilities.tools = { ...upstream.tools };
+  if (upstream.prompts !== undefined) capabilities.prompts = { ...upstream.prompts };
+  if (upstream.resources !== undefined) {
+    const { subscribe: _notRelayed, ...resources } = upstream.resources;
+    capabilities.resources = resources;
+  }
+  if (upstream.completions !== undefined) capabilities.completions = { ...upstream.completions };
+  if (upstream.logging !== undefined) capabilities.logging = {};
+  return capabilities;
+};
