@@ -222,6 +222,24 @@ function extensionLifecycle(host: ExtensionHost, extensions: readonly BridgeExte
   };
 }
 
+/**
+ * One page of tools/list, prompts/list or resources/list; failures become BridgeErrors. The port
+ * hands the SDK only the request options it names one by one (of ListOptions: signal and timeout);
+ * the cursor goes in the params.
+ */
+function listPage(
+  port: ClientPort,
+  method: ListMethod,
+  options: ListOptions = {},
+): Promise<Record<string, unknown>> {
+  const params = options.cursor === undefined ? undefined : { cursor: options.cursor };
+  return (port.list(method, params, options) as Promise<Record<string, unknown>>).catch(
+    (error: unknown): never => {
+      throw toBridgeError(error, options.signal);
+    },
+  );
+}
+
 /** Attach `options.waitFor` to an MCP client (v1 or v2) and return the bridge; call before connect so capabilities are declared. */
 export function attachWaitFor(client: object, options: AttachOptions): Bridge {
   const settings = checkAttachOptions(options);
@@ -257,20 +275,8 @@ export function attachWaitFor(client: object, options: AttachOptions): Bridge {
 
   let detached = false;
   const target = (): CallTarget => ({ port, bridge: detached ? undefined : state });
-  // The port hands the SDK only the request options it names one by one (of ListOptions: signal
-  // and timeout); the cursor goes in the params.
-  const list =
-    (method: ListMethod) =>
-    (listOptions: ListOptions = {}) =>
-      (
-        port.list(
-          method,
-          listOptions.cursor === undefined ? undefined : { cursor: listOptions.cursor },
-          listOptions,
-        ) as Promise<Record<string, unknown>>
-      ).catch((error: unknown): never => {
-        throw toBridgeError(error, listOptions.signal);
-      });
+  const list = (method: ListMethod) => (listOptions?: ListOptions) =>
+    listPage(port, method, listOptions);
 
   return {
     client,

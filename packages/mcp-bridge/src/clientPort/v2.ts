@@ -3,7 +3,7 @@
  * method name and synchronously (so a missing capability throws at attach time).
  */
 import type { AbortSignalLike } from '@waitfor/core';
-import type { ClientPort } from './port';
+import type { ClientPort, PortCallOptions } from './port';
 import type { ProtocolEra } from '../protocol';
 import {
   callToolBy,
@@ -22,13 +22,80 @@ import {
   type Loose,
 } from './shared';
 
-/** The SDK-neutral view of a v2 client. */
-export function createV2Port(client: Loose): ClientPort {
+/** One raw request(): it hands input_required back instead of driving it. */
+type RawRequest = (
+  message: { method: string; params?: unknown },
+  options: unknown,
+) => Promise<unknown>;
+
+/** The bridge's raw requests on `client` (each leg of the modern loop goes through one). */
+function rawRequester(client: Loose, era: () => ProtocolEra | undefined): RawRequest {
   /** JSON-RPC ids of the bridge's raw requests in flight on this client. */
   const rawIds = new Set<unknown>();
   /** The SDK's result validators by era and method (see requestValidated). */
   const validators = new Map<string, unknown>();
+  return async (message, requestOptions) => {
+    const current = era();
+    if (current === 'modern') stampMissingResultType(client, rawIds);
+    const { id, pending } = captureRequestId(client, () =>
+      requestValidated(client, validators, current, message, requestOptions),
+    );
+    rawIds.add(id);
+    try {
+      return await pending;
+    } finally {
+      rawIds.delete(id);
+    }
+  };
+}
+
+/**
+ * A raw tools/call leg. The first goes through callTool around the raw request for SEP-2243's
+ * Mcp-Param-* headers (see callToolBy), and the retries send the same headers again, as the SDK's
+ * own loop does; a retry the server refuses with HEADER_MISMATCH goes through callTool again.
+ */
+async function rawToolCall(
+  client: Loose,
+  request: RawRequest,
+  params: Record<string, unknown>,
+  sent: ReturnType<typeof sdkOptions>,
+  legs: PortCallOptions['legs'],
+): Promise<unknown> {
+  // The server's answer to a retry with the first leg's headers, when its declarations changed.
+  let mismatch: unknown;
+  if (legs !== undefined && 'headers' in legs) {
+    try {
+      return await request({ method: 'tools/call', params }, { ...sent, headers: legs.headers });
+    } catch (error) {
+      if (asRecord(error)['code'] !== HEADER_MISMATCH) throw error;
+      mismatch = error;
+    }
+  }
+  return callToolBy(
+    client,
+    (message, requestOptions) => {
+      // callTool's first send gets that answer again (nothing is sent twice): it then lists the
+      // tools afresh and sends with the new headers.
+      if (mismatch !== undefined) {
+        const error = mismatch;
+        mismatch = undefined;
+        return Promise.reject(error);
+      }
+      const sending = message as { method: string };
+      // What the tools/call goes out with (not the listing callTool may send first).
+      if (legs !== undefined && sending.method === 'tools/call')
+        legs.headers = asRecord(requestOptions)['headers'];
+      return request(sending, requestOptions);
+    },
+    params,
+    sent,
+  );
+}
+
+/** The SDK-neutral view of a v2 client. */
+export function createV2Port(client: Loose): ClientPort {
   const era = () => invoke(client, 'getProtocolEra') as ProtocolEra | undefined;
+  const request = rawRequester(client, era);
   const route = notificationRouter(client, (method, deliver) => {
     try {
       invoke(client, 'setNotificationHandler', method, deliver);
@@ -51,58 +118,11 @@ export function createV2Port(client: Loose): ClientPort {
     },
     onNotification: route,
     call: async (method, params, options) => {
-      const { legs } = options;
       if (options.raw !== true) return invoke(client, sdkName[method], params, sdkOptions(options));
-      // Every leg is a raw request() (it hands input_required back); the first leg of a tools/call
-      // goes through callTool around it for SEP-2243's Mcp-Param-* headers (see callToolBy), and
-      // the retries send the same headers again, as the SDK's own loop does.
-      const request = async (
-        message: { method: string; params?: unknown },
-        requestOptions: unknown,
-      ) => {
-        const current = era();
-        if (current === 'modern') stampMissingResultType(client, rawIds);
-        const { id, pending } = captureRequestId(client, () =>
-          requestValidated(client, validators, current, message, requestOptions),
-        );
-        rawIds.add(id);
-        try {
-          return await pending;
-        } finally {
-          rawIds.delete(id);
-        }
-      };
       const sent = sdkOptions(options);
-      if (method !== 'tools/call') return request({ method, params }, sent);
-      // The server's answer to a retry with the first leg's headers, when its declarations changed.
-      let mismatch: unknown;
-      if (legs !== undefined && 'headers' in legs) {
-        try {
-          return await request({ method, params }, { ...sent, headers: legs.headers });
-        } catch (error) {
-          if (asRecord(error)['code'] !== HEADER_MISMATCH) throw error;
-          mismatch = error;
-        }
-      }
-      return callToolBy(
-        client,
-        (message, requestOptions) => {
-          // callTool's first send gets that answer again (nothing is sent twice): it then lists the
-          // tools afresh and sends with the new headers.
-          if (mismatch !== undefined) {
-            const error = mismatch;
-            mismatch = undefined;
-            return Promise.reject(error);
-          }
-          const sending = message as { method: string };
-          // What the tools/call goes out with (not the listing callTool may send first).
-          if (legs !== undefined && sending.method === method)
-            legs.headers = asRecord(requestOptions)['headers'];
-          return request(sending, requestOptions);
-        },
-        params,
-        sent,
-      );
+      return method === 'tools/call'
+        ? rawToolCall(client, request, params, sent, options.legs)
+        : request({ method, params }, sent);
     },
   };
 }
