@@ -198,7 +198,10 @@ export class ElicitationRegistry {
    */
   add(scope: RegistryScope, requests: readonly Request[], calls: readonly CallRecord[]): void {
     let inScope = this.scopes.get(scope);
-    if (!inScope) this.scopes.set(scope, (inScope = new Map()));
+    if (!inScope) {
+      inScope = new Map();
+      this.scopes.set(scope, inScope);
+    }
     for (const request of requests) {
       const elicitationId = String(request.data?.['elicitationId']);
       if (this.byRequest.has(request.id)) continue;
