@@ -13,7 +13,13 @@ const sourceCondition = '@waitfor/source';
 export default defineConfig({
   // Node tests resolve as a server does, jsdom ones as a browser: each list keeps vite's defaults.
   resolve: { conditions: [sourceCondition, ...defaultClientConditions] },
-  ssr: { resolve: { conditions: [sourceCondition, ...defaultServerConditions] } },
+  // Without vite's 'module' condition on the server side: dependencies there are loaded by Node
+  // itself, and 'module' points some (@opentelemetry/api, which ai imports) at ESM Node cannot load.
+  ssr: {
+    resolve: {
+      conditions: [sourceCondition, ...defaultServerConditions.filter((c) => c !== 'module')],
+    },
+  },
   test: {
     reporters: ['default', ['json', { outputFile: '.test-results/vitest.json' }]],
     projects: [
