@@ -68,16 +68,18 @@ class GatewayImpl implements Gateway, HostSide {
   readonly rawParams = new WeakMap<Request, Record<string, unknown>>();
   readonly holds: HeldCalls;
   readonly holdMs: number;
+  readonly clock: Clock;
   readonly log: (line: string) => void;
   connection!: Connection;
 
   constructor(readonly options: GatewayOptions) {
     this.holdMs = options.holdMs ?? 600_000;
+    this.clock = options.clock ?? systemClock;
     this.log = options.log ?? ((line) => process.stderr.write(`waitfor-gateway: ${line}\n`));
     this.holds = new HeldCalls({
       holdMs: this.holdMs,
       maxHeld: options.maxHeld ?? 64,
-      clock: options.clock ?? systemClock,
+      clock: this.clock,
       log: this.log,
       ...(options.key === undefined ? {} : { key: options.key }),
     });

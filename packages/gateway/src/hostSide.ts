@@ -18,14 +18,15 @@ import {
 } from '@modelcontextprotocol/server';
 import { cancel, decline } from '@waitfor/core';
 import { isBridgeError } from '@waitfor/mcp-bridge';
-import { isRecord } from '@waitfor/runtime';
+import { isRecord, MAX_TIMER_DELAY } from '@waitfor/runtime';
 import { answerOf, type ElicitParams, type GatewayCall, type Question, type Step } from './call';
-import type { HeldCalls } from './holds';
+import type { Clock, HeldCalls } from './holds';
 
 /** What the host side needs of its gateway. */
 export interface HostSide {
   holds: HeldCalls;
   holdMs: number;
+  clock: Clock;
   log(line: string): void;
 }
 
@@ -123,22 +124,22 @@ async function push(
   call: GatewayCall,
   question: Question,
 ) {
+  // The bound is the gateway's clock: on expiry the question is withdrawn from the host
+  // (notifications/cancelled, through the aborted signal) and the call ends upstream.
+  const timer = side.clock.setTimeout(() => {
+    side.log(`a question of ${call.method} ${call.name} outlived ${side.holdMs} ms: the call ends`);
+    call.cancel(new Error(`the host did not answer within ${side.holdMs} ms`));
+  }, side.holdMs);
   try {
     const result = await server.request(
       { method: 'elicitation/create', params: legacyParams(question.params) } as never,
-      { relatedRequestId: ctx.mcpReq.id, signal: question.signal, timeout: side.holdMs },
+      { relatedRequestId: ctx.mcpReq.id, signal: question.signal, timeout: MAX_TIMER_DELAY },
     );
     question.settle(answerOf(question, result));
-  } catch (error) {
-    if (question.signal.aborted) return;
-    const timedOut = error instanceof Error && /timed out/i.test(error.message);
+  } catch {
     question.settle(cancel(question.request));
-    if (timedOut) {
-      side.log(
-        `a question of ${call.method} ${call.name} outlived ${side.holdMs} ms: the call ends`,
-      );
-      call.cancel(new Error(`the host did not answer within ${side.holdMs} ms`));
-    }
+  } finally {
+    side.clock.clearTimeout(timer);
   }
 }
 

@@ -31,6 +31,8 @@ export interface Host {
   kind: HostKind;
   /** Every elicitation/create params the host's handler received, in order. */
   asked: Array<Record<string, unknown>>;
+  /** The methods of every notification the host received (e.g. notifications/cancelled). */
+  notified: string[];
   callTool(
     name: string,
     args?: Record<string, unknown>,
@@ -39,6 +41,17 @@ export interface Host {
   listTools(): Promise<{ tools: Array<{ name: string }> }>;
   raw: V1Client | V2Client;
   close(): Promise<void>;
+}
+
+/** Record the notifications a connected client's transport delivers. */
+function tap(client: { transport?: unknown }, notified: string[]): void {
+  const transport = client.transport as { onmessage?: (message: unknown, extra?: unknown) => void };
+  const deliver = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    const { id, method } = message as { id?: unknown; method?: unknown };
+    if (id === undefined && typeof method === 'string') notified.push(method);
+    deliver?.call(transport, message, extra);
+  };
 }
 
 const capabilitiesOf = (declared: Declared) =>
@@ -61,6 +74,7 @@ export async function openHost(
   declared: Declared = 'both',
 ): Promise<Host> {
   const asked: Array<Record<string, unknown>> = [];
+  const notified: string[] = [];
   const info = { name: `host-${kind}`, version: '1.0.0' };
   const handle = async (params: Record<string, unknown>, signal: AbortSignal) => {
     asked.push(params);
@@ -77,9 +91,11 @@ export async function openHost(
         ? new V1Http(new URL(target.url))
         : new V1Stdio({ ...target, stderr: 'pipe' }),
     );
+    tap(client, notified);
     return {
       kind,
       asked,
+      notified,
       raw: client,
       callTool: (name, args = {}, options = {}) =>
         client.callTool({ name, arguments: args }, undefined, {
@@ -102,9 +118,11 @@ export async function openHost(
   await client.connect(
     'url' in target ? new V2Http(new URL(target.url)) : new V2Stdio({ ...target, stderr: 'pipe' }),
   );
+  tap(client as never, notified);
   return {
     kind,
     asked,
+    notified,
     raw: client,
     callTool: (name, args = {}, options = {}) =>
       client.callTool({ name, arguments: args }, {
