@@ -1,6 +1,6 @@
-import type { WaitforErrorCode } from '@waitfor/core';
+import type { WaitforErrorCode, WaitforErrorOptions } from '@waitfor/core';
 import { WaitforError } from '@waitfor/core';
-import { brandClass } from '@waitfor/runtime';
+import { brandError } from '@waitfor/runtime';
 
 /** What went wrong, as a stable string a host can switch on. */
 export type AiSdkErrorCode =
@@ -12,8 +12,7 @@ export type AiSdkErrorCode =
   | 'invalid_tools';
 
 /** Options of an AiSdkError beyond its code and message. */
-export interface AiSdkErrorOptions {
-  cause?: unknown;
+export interface AiSdkErrorOptions extends Pick<WaitforErrorOptions, 'cause'> {
   /** For `tool_error`: the server's result, structured content and `_meta` included. */
   result?: Record<string, unknown>;
 }
@@ -22,22 +21,14 @@ export interface AiSdkErrorOptions {
  * The one error class of @waitfor/ai-sdk: a WaitforError (`isWaitforError` is true for it) with
  * its own marker (`isAiSdkError`), recognised across installed copies.
  */
-export class AiSdkError extends WaitforError<AiSdkErrorCode> {
-  // `declare`: assigned in the constructor, so no field initialisers are emitted.
+export class AiSdkError extends WaitforError<AiSdkErrorCode, AiSdkErrorOptions> {
+  /** For `tool_error`: the server's result, structured content and `_meta` included. */
   declare readonly result: Record<string, unknown> | undefined;
-
-  constructor(code: AiSdkErrorCode, message: string, options: AiSdkErrorOptions = {}) {
-    super(code, message, { cause: options.cause });
-    this.name = 'AiSdkError';
-    this.result = options.result;
-  }
-
-  /** True for an AiSdkError from any installed copy of this package. */
-  static override isInstance: (value: unknown) => value is AiSdkError = brandClass(
-    this,
-    'waitfor.ai-sdk.error',
-  );
+  /** True for an AiSdkError from any installed copy of @waitfor/ai-sdk (a Symbol.for brand). */
+  declare static isInstance: (value: unknown) => value is AiSdkError;
 }
 
 /** True for an AiSdkError from any installed copy of @waitfor/ai-sdk. */
-export const isAiSdkError = (value: unknown): value is AiSdkError => AiSdkError.isInstance(value);
+export const isAiSdkError = brandError(AiSdkError, 'waitfor.ai-sdk.error', 'AiSdkError', [
+  'result',
+]);

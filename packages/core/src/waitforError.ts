@@ -55,9 +55,13 @@ export interface WaitforErrorOptions {
  * (BridgeError, StoreError, HttpInboxError, …) is a subclass with its own marker. Recognised
  * across installed copies by a `Symbol.for` brand (`isWaitforError`), never by instanceof.
  * `WaitforError` alone is any package's error (its code a string); core's own are
- * `WaitforError<WaitforErrorCode>`.
+ * `WaitforError<WaitforErrorCode>`. The options a class names (`path`, `errors`; a subclass's own,
+ * such as `status` or `details`) become properties of the error, so a subclass only declares them.
  */
-export class WaitforError<Code extends string = string> extends Error {
+export class WaitforError<
+  Code extends string = string,
+  Options extends WaitforErrorOptions = WaitforErrorOptions,
+> extends Error {
   // `declare`: assigned in the constructor, so no class-field definitions are emitted (bundle size).
   /** Stable machine-readable code. */
   declare readonly code: Code;
@@ -66,20 +70,24 @@ export class WaitforError<Code extends string = string> extends Error {
   /** One message per offending field, when the error is about a form's fields. */
   declare readonly errors: FieldErrors | undefined;
 
-  constructor(code: Code, message: string, options: WaitforErrorOptions = {}) {
+  constructor(code: Code, message: string, options?: Options) {
     // Error reads `cause` from the options only when the key is present.
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'WaitforError';
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
-    this.path = options.path;
-    this.errors = options.errors;
+    // The facts of this class: each an own property, undefined when not given.
+    const given = (options ?? {}) as Record<string, unknown>;
+    for (const key of (new.target as unknown as typeof WaitforError).facts)
+      (this as Record<string, unknown>)[key] = given[key];
   }
+
+  /** @internal The options that become properties of the error; a subclass adds its own. */
+  static facts: readonly string[] = ['path', 'errors'];
 
   /**
    * True when `value` is an error of any waitfor package, from any installed copy (a Symbol.for
    * brand every subclass inherits). A subclass's own `isInstance` checks its own marker.
    */
-  static isInstance: (value: unknown) => value is WaitforError = brandClass(this, 'waitfor.error');
+  static isInstance = brandClass<WaitforError>(this, 'waitfor.error', 'WaitforError');
 }
 
 /** True when `value` is an error of any waitfor package, from any installed copy. */

@@ -1,6 +1,6 @@
-import type { FieldErrors, WaitforErrorCode } from '@waitfor/core';
+import type { WaitforErrorCode, WaitforErrorOptions } from '@waitfor/core';
 import { WaitforError } from '@waitfor/core';
-import { brandClass } from '@waitfor/runtime';
+import { brandError } from '@waitfor/runtime';
 
 /** What went wrong between a browser and the handler, as a stable string a caller can switch on. */
 export type HttpInboxErrorCode =
@@ -28,35 +28,23 @@ export type HttpInboxErrorCode =
   | 'closed';
 
 /** Options of an HttpInboxError. */
-export interface HttpInboxErrorOptions {
-  cause?: unknown;
+export interface HttpInboxErrorOptions extends Pick<WaitforErrorOptions, 'cause' | 'errors'> {
   /** The HTTP status, when a response was received. */
   status?: number;
-  /** Per-field messages of a form answer refused with 422. */
-  errors?: FieldErrors;
 }
 
 /**
  * The one error class of @waitfor/http: a WaitforError (`isWaitforError` is true for it) with its
  * own marker (`isHttpInboxError`), recognised across installed copies.
  */
-export class HttpInboxError extends WaitforError<HttpInboxErrorCode> {
+export class HttpInboxError extends WaitforError<HttpInboxErrorCode, HttpInboxErrorOptions> {
   /** The HTTP status, when a response was received. */
   declare readonly status: number | undefined;
-
-  constructor(code: HttpInboxErrorCode, message: string, options: HttpInboxErrorOptions = {}) {
-    super(code, message, { cause: options.cause, errors: options.errors });
-    this.name = 'HttpInboxError';
-    this.status = options.status;
-  }
-
-  /** True when `value` is an HttpInboxError from any copy of @waitfor/http (a Symbol.for brand). */
-  static override isInstance: (value: unknown) => value is HttpInboxError = brandClass(
-    this,
-    'waitfor.http.error',
-  );
+  /** True for an HttpInboxError from any installed copy of @waitfor/http (a Symbol.for brand). */
+  declare static isInstance: (value: unknown) => value is HttpInboxError;
 }
 
 /** True for an HttpInboxError from any installed copy of @waitfor/http. */
-export const isHttpInboxError = (value: unknown): value is HttpInboxError =>
-  HttpInboxError.isInstance(value);
+export const isHttpInboxError = brandError(HttpInboxError, 'waitfor.http.error', 'HttpInboxError', [
+  'status',
+]);

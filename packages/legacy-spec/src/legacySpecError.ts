@@ -1,6 +1,6 @@
-import type { Answer, WaitforErrorCode } from '@waitfor/core';
+import type { Answer, WaitforErrorCode, WaitforErrorOptions } from '@waitfor/core';
 import { WaitforError } from '@waitfor/core';
-import { brandClass } from '@waitfor/runtime';
+import { brandError } from '@waitfor/runtime';
 import { findInCauses } from './findInCauses';
 
 /** What went wrong, as a stable string a host can switch on. */
@@ -29,8 +29,7 @@ export type LegacySpecErrorCode =
   | 'elicitation_closed';
 
 /** Options of a LegacySpecError beyond its code and message. */
-export interface LegacySpecErrorOptions {
-  cause?: unknown;
+export interface LegacySpecErrorOptions extends Pick<WaitforErrorOptions, 'cause'> {
   /** The Answers given to the Requests of a -32042 error, in the order the server listed them. */
   answers?: readonly Answer[];
   /** The elicitationId the error is about, when there is one. */
@@ -41,29 +40,22 @@ export interface LegacySpecErrorOptions {
  * The one error class of @waitfor/legacy-spec: a WaitforError (`isWaitforError` is true for it)
  * with its own marker (`isLegacySpecError`), recognised across installed copies.
  */
-export class LegacySpecError extends WaitforError<LegacySpecErrorCode> {
-  // `declare`: assigned in the constructor, so no field initialisers are emitted.
+export class LegacySpecError extends WaitforError<LegacySpecErrorCode, LegacySpecErrorOptions> {
+  /** The Answers given to the Requests of a -32042 error, in the order the server listed them. */
   declare readonly answers: readonly Answer[] | undefined;
+  /** The elicitationId the error is about, when there is one. */
   declare readonly elicitationId: string | undefined;
-
-  constructor(code: LegacySpecErrorCode, message: string, options: LegacySpecErrorOptions = {}) {
-    // No `cause` property at all when there is none.
-    super(code, message, { cause: options.cause });
-    this.name = 'LegacySpecError';
-    this.answers = options.answers;
-    this.elicitationId = options.elicitationId;
-  }
-
-  /** True for a LegacySpecError from any installed copy of this package. */
-  static override isInstance: (value: unknown) => value is LegacySpecError = brandClass(
-    this,
-    'waitfor.legacy-spec.error',
-  );
+  /** True for a LegacySpecError from any installed copy of @waitfor/legacy-spec (a Symbol.for brand). */
+  declare static isInstance: (value: unknown) => value is LegacySpecError;
 }
 
 /** True for a LegacySpecError from any installed copy of @waitfor/legacy-spec. */
-export const isLegacySpecError = (value: unknown): value is LegacySpecError =>
-  LegacySpecError.isInstance(value);
+export const isLegacySpecError = brandError(
+  LegacySpecError,
+  'waitfor.legacy-spec.error',
+  'LegacySpecError',
+  ['answers', 'elicitationId'],
+);
 
 /**
  * The LegacySpecError in `error` or its `cause` chain (another extension around this one may wrap

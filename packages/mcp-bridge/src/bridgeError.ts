@@ -1,6 +1,6 @@
-import type { AbortSignalLike, FieldErrors, WaitforErrorCode } from '@waitfor/core';
+import type { AbortSignalLike, WaitforErrorCode, WaitforErrorOptions } from '@waitfor/core';
 import { WaitforError } from '@waitfor/core';
-import { brandClass, isAborted, isRecord } from '@waitfor/runtime';
+import { brandError, isAborted, isRecord } from '@waitfor/runtime';
 
 /** What went wrong, as a string literal a caller can switch on. */
 export type BridgeErrorCode =
@@ -46,12 +46,9 @@ export interface WireError {
 }
 
 /** Options of a BridgeError. */
-export interface BridgeErrorOptions {
-  cause?: unknown;
+export interface BridgeErrorOptions extends Pick<WaitforErrorOptions, 'cause' | 'errors'> {
   rpc?: WireError;
   lastResult?: unknown;
-  /** For `invalid_answer`: one message per offending form field. */
-  errors?: FieldErrors;
   details?: Record<string, unknown>;
 }
 
@@ -59,33 +56,23 @@ export interface BridgeErrorOptions {
  * The one error class of @waitfor/mcp-bridge, local failures and wrapped wire errors alike: a
  * WaitforError (`isWaitforError` is true for it) with its own marker (`isBridgeError`).
  */
-export class BridgeError extends WaitforError<BridgeErrorCode> {
-  // `declare`: assigned in the constructor, so no field initialisers are emitted.
+export class BridgeError extends WaitforError<BridgeErrorCode, BridgeErrorOptions> {
   /** Set only when the peer sent a JSON-RPC error (`code: 'server_error'`). */
   declare readonly rpc: WireError | undefined;
   /** For `rounds_exceeded`: the last `input_required` result received. */
   declare readonly lastResult: unknown;
   /** Extra facts (e.g. the request id of `invalid_answer`, missing ids of `answer_mismatch`). */
   declare readonly details: Record<string, unknown> | undefined;
-  constructor(
-    code: BridgeErrorCode,
-    message: string,
-    { cause, rpc, lastResult, errors, details }: BridgeErrorOptions = {},
-  ) {
-    super(code, message, { cause, errors });
-    Object.assign(this, { name: 'BridgeError', rpc, lastResult, details });
-  }
-
-  /** True for a BridgeError from any installed copy of this package. */
-  static override isInstance: (value: unknown) => value is BridgeError = brandClass(
-    this,
-    'waitfor.mcp-bridge.error',
-  );
+  /** True for a BridgeError from any installed copy of @waitfor/mcp-bridge (a Symbol.for brand). */
+  declare static isInstance: (value: unknown) => value is BridgeError;
 }
 
 /** True for a BridgeError from any installed copy of @waitfor/mcp-bridge. */
-export const isBridgeError = (value: unknown): value is BridgeError =>
-  BridgeError.isInstance(value);
+export const isBridgeError = brandError(BridgeError, 'waitfor.mcp-bridge.error', 'BridgeError', [
+  'rpc',
+  'lastResult',
+  'details',
+]);
 
 /** The 'aborted' BridgeError every aborted call or question ends with. */
 export const abortedError = (cause?: unknown): BridgeError =>

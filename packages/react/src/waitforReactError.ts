@@ -1,5 +1,5 @@
 import { WaitforError } from '@waitfor/core';
-import { brandClass } from '@waitfor/runtime';
+import { brandError } from '@waitfor/runtime';
 
 /** What went wrong in @waitfor/react. */
 export type WaitforReactErrorCode = 'missing_provider';
@@ -8,19 +8,14 @@ export type WaitforReactErrorCode = 'missing_provider';
  * The one error class of @waitfor/react: a WaitforError (`isWaitforError` is true for it) with its
  * own marker (`isWaitforReactError`), recognised across installed copies.
  */
-export class WaitforReactError extends WaitforError<WaitforReactErrorCode> {
-  constructor(code: WaitforReactErrorCode, message: string, options?: { cause?: unknown }) {
-    super(code, message, { cause: options?.cause });
-    this.name = 'WaitforReactError';
-  }
-
-  /** True for a WaitforReactError from any installed copy of this package. */
-  static override isInstance: (value: unknown) => value is WaitforReactError = brandClass(
-    this,
-    'waitfor.react.error',
-  );
+export class WaitforReactError extends WaitforError<WaitforReactErrorCode, { cause?: unknown }> {
+  /** True for a WaitforReactError from any installed copy of @waitfor/react (a Symbol.for brand). */
+  declare static isInstance: (value: unknown) => value is WaitforReactError;
 }
 
 /** True for a WaitforReactError from any installed copy of @waitfor/react. */
-export const isWaitforReactError = (value: unknown): value is WaitforReactError =>
-  WaitforReactError.isInstance(value);
+export const isWaitforReactError = brandError(
+  WaitforReactError,
+  'waitfor.react.error',
+  'WaitforReactError',
+);

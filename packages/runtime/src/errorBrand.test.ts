@@ -38,3 +38,15 @@ describe('brandClass', () => {
     expect(Object.getOwnPropertySymbols(new First())).toEqual([]);
   });
 });
+
+describe('brandClass with a name', () => {
+  it('names every instance on the prototype, whatever a bundler renames the class to', () => {
+    const Renamed = class x extends Error {
+      static isInstance = brandClass(this, 'waitfor.test.named', 'NamedError');
+    };
+    const error = new Renamed('message');
+    expect(error.name).toBe('NamedError');
+    expect(String(error)).toBe('NamedError: message');
+    expect(Object.keys(error)).not.toContain('name');
+  });
+});

@@ -2,7 +2,7 @@
  * Helpers every waitfor package needs, written once. Private: each public package bundles what it
  * uses (code and types), so nothing here is part of any public API or installed on its own.
  */
-export { brandClass } from './errorBrand';
+export { brandClass, brandError } from './errorBrand';
 export {
   controllerBatch,
   createController,

@@ -3,7 +3,7 @@ import { createListeners } from './index';
 
 describe('createListeners', () => {
   it('calls every listener, isolating one that throws', () => {
-    const listeners = createListeners<number>();
+    const listeners = createListeners<number>(() => {});
     const seen: number[] = [];
     listeners.add(() => {
       throw new Error('a broken listener');

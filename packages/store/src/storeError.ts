@@ -1,6 +1,6 @@
-import type { FieldErrors, WaitforErrorCode } from '@waitfor/core';
+import type { WaitforErrorCode, WaitforErrorOptions } from '@waitfor/core';
 import { WaitforError } from '@waitfor/core';
-import { brandClass } from '@waitfor/runtime';
+import { brandError } from '@waitfor/runtime';
 
 /** What went wrong, as a stable string a caller can switch on. */
 export type StoreErrorCode =
@@ -24,10 +24,7 @@ export type StoreErrorCode =
   | 'call_failed';
 
 /** Options of a StoreError. */
-export interface StoreErrorOptions {
-  cause?: unknown;
-  /** For `invalid_answer`: one message per offending form field. */
-  errors?: FieldErrors;
+export interface StoreErrorOptions extends Pick<WaitforErrorOptions, 'cause' | 'errors'> {
   /** For `call_failed`: the stored error of the call (`code`, `message`). */
   details?: Record<string, unknown>;
 }
@@ -36,25 +33,17 @@ export interface StoreErrorOptions {
  * The one error class of @waitfor/store: a WaitforError (`isWaitforError` is true for it) with
  * its own marker (`isStoreError`), recognised across installed copies.
  */
-export class StoreError extends WaitforError<StoreErrorCode> {
+export class StoreError extends WaitforError<StoreErrorCode, StoreErrorOptions> {
   /** For `call_failed`: the stored error of the call (`code`, `message`). */
   declare readonly details: Record<string, unknown> | undefined;
-
-  constructor(code: StoreErrorCode, message: string, options: StoreErrorOptions = {}) {
-    super(code, message, { cause: options.cause, errors: options.errors });
-    this.name = 'StoreError';
-    this.details = options.details;
-  }
-
-  /** True when `value` is a StoreError from any copy of @waitfor/store (a Symbol.for brand, not instanceof). */
-  static override isInstance: (value: unknown) => value is StoreError = brandClass(
-    this,
-    'waitfor.store.error',
-  );
+  /** True for a StoreError from any installed copy of @waitfor/store (a Symbol.for brand). */
+  declare static isInstance: (value: unknown) => value is StoreError;
 }
 
 /** True for a StoreError from any installed copy of @waitfor/store. */
-export const isStoreError = (value: unknown): value is StoreError => StoreError.isInstance(value);
+export const isStoreError = brandError(StoreError, 'waitfor.store.error', 'StoreError', [
+  'details',
+]);
 
 // SQLSTATE classes that mean "the server is not there for us": connection exceptions (08),
 // operator intervention such as a shutdown (57), insufficient resources (53).
