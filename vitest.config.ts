@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { defaultClientConditions, defaultServerConditions } from 'vite';
+import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -11,8 +11,11 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const sourceCondition = '@waitfor/source';
 
 export default defineConfig({
-  // Node tests resolve as a server does, jsdom ones as a browser: each list keeps vite's defaults.
-  resolve: { conditions: [sourceCondition, ...defaultClientConditions] },
+  // Vitest's own default conditions (vite's server ones without 'module') after the source one, in
+  // jsdom projects too: a dependency resolves as it did with the aliases.
+  resolve: {
+    conditions: [sourceCondition, ...defaultServerConditions.filter((c) => c !== 'module')],
+  },
   // Without vite's 'module' condition on the server side: dependencies there are loaded by Node
   // itself, and 'module' points some (@opentelemetry/api, which ai imports) at ESM Node cannot load.
   ssr: {
