@@ -19,24 +19,22 @@
  * - Listeners never break the connection: a throwing listener is isolated (completion and snapshot
  *   listeners alike).
  */
-import { accept, type Answer, type Request } from '@waitfor/core';
-import type { BridgeExtension, CallInfo, ExtensionHost } from '@waitfor/mcp-bridge';
+import type { Answer } from '@waitfor/core';
+import type { BridgeExtension } from '@waitfor/mcp-bridge';
 import { createListeners } from '@waitfor/runtime';
 import {
   createElicitationRegistry,
-  type CallRecord,
   type CompletionEvent,
   type CompletionWaitOptions,
   type UrlElicitation,
 } from './elicitationRegistry';
+import { attachLegacy, type LegacyContext } from './legacyAttachment';
 import { LegacySpecError } from './legacySpecError';
-import { retryAfterUrlElicitation } from './retryAfterUrlElicitation';
 
 export type { CompletionEvent } from './elicitationRegistry';
 import { defaultMaxElicitations, withElicitationId } from './urlElicitationRequired';
 
-/** The notification method of protocol 2025-11-25 that this package listens to. */
-export const elicitationCompleteMethod = 'notifications/elicitation/complete';
+export { elicitationCompleteMethod } from './legacyAttachment';
 
 /** Options of createLegacySpec / legacySpec. */
 export interface LegacySpecOptions {
@@ -78,12 +76,8 @@ export interface LegacySpec {
   subscribe(listener: () => void): () => void;
 }
 
-/** Follow one legacy call on an attached connection (and handle its -32042 errors). */
-type Follow = (call: CallInfo, next: () => Promise<unknown>) => Promise<unknown>;
-
-/** Create legacy-spec: an extension for the bridge plus the host-facing completion API. */
-export function createLegacySpec(options: LegacySpecOptions = {}): LegacySpec {
-  const { inbox } = options;
+/** The options of createLegacySpec, checked, with their defaults. */
+function settingsOf(options: LegacySpecOptions) {
   const option = (
     name: 'completionTimeoutMs' | 'maxRetries' | 'maxElicitations',
     fallback: number,
@@ -100,91 +94,34 @@ export function createLegacySpec(options: LegacySpecOptions = {}): LegacySpec {
     }
     return value;
   };
-  const completionTimeoutMs = option('completionTimeoutMs', 60_000, 0);
-  const maxRetries = option('maxRetries', 3, 0, true);
-  const maxElicitations = option('maxElicitations', defaultMaxElicitations, 1, true);
-  if (inbox !== undefined && typeof inbox?.answer !== 'function') {
+  const settings = {
+    completionTimeoutMs: option('completionTimeoutMs', 60_000, 0),
+    maxRetries: option('maxRetries', 3, 0, true),
+    maxElicitations: option('maxElicitations', defaultMaxElicitations, 1, true),
+  };
+  if (options.inbox !== undefined && typeof options.inbox?.answer !== 'function') {
     throw new LegacySpecError('invalid_options', 'inbox needs an answer() method');
   }
+  return settings;
+}
+
+/** Create legacy-spec: an extension for the bridge plus the host-facing completion API. */
+export function createLegacySpec(options: LegacySpecOptions = {}): LegacySpec {
+  const { completionTimeoutMs, maxRetries, maxElicitations } = settingsOf(options);
   const registry = createElicitationRegistry(completionTimeoutMs);
   const completions = createListeners<CompletionEvent>();
-  /** Per attached legacy host. */
-  const attachments = new Map<ExtensionHost, Follow>();
-
-  const setup = (host: ExtensionHost): void => {
-    if (host.era === 'modern') return;
-    // The host is the registry's scope; its server name is read when an entry is added (setup may
-    // run before the client has connected).
-    let offNotification: (() => void) | undefined;
-    const onCompletion = (params: Record<string, unknown>) => {
-      // A non-string id matches nothing: the registry's keys are strings.
-      const event =
-        host.era === 'legacy'
-          ? registry.complete(host, params['elicitationId'] as string)
-          : undefined;
-      if (!event) return;
-      if (event.wasOpen) inbox?.answer(accept(event.request));
-      completions.emit(event);
-    };
-    /** The legacy calls in flight: the candidates of a pushed URL elicitation. */
-    const calls = new Set<CallRecord>();
-    const track = (requests: Request[], by: readonly CallRecord[]) => {
-      // Subscribed on the first URL elicitation of a legacy connection, never on a modern one:
-      // the era is only known once connected, and a completion always follows its elicitation.
-      offNotification ??= host.onNotification(elicitationCompleteMethod, onCompletion);
-      registry.add(host, requests, by);
-    };
-    attachments.set(host, async (call, next) => {
-      const record: CallRecord = [];
-      calls.add(record);
-      let ok = false;
-      try {
-        // Without URL mode declared for the call, a -32042 is the caller's to handle: nobody is asked.
-        const result = await (call.modes.includes('url')
-          ? retryAfterUrlElicitation(
-              next,
-              call,
-              host,
-              (requests) => track(requests, [record]),
-              () => !attachments.has(host),
-              registry,
-              maxRetries,
-              maxElicitations,
-            )
-          : next());
-        ok = true;
-        return result;
-      } finally {
-        calls.delete(record);
-        registry.ended(record, ok);
-      }
-    });
-    const offs = [
-      host.on('request', (request) => {
-        // A -32042 Request is tracked by its call before it is asked: only pushes are new here.
-        if (
-          host.era === 'legacy' &&
-          request.kind === 'authorization' &&
-          typeof request.data?.['elicitationId'] === 'string' &&
-          !registry.find(request.id)
-        ) {
-          track([request], [...calls]);
-        }
-      }),
-      host.on('answer', ({ answer }) => registry.answered([answer])),
-      // The bridge fires 'close' when the connection closes and when it is detached.
-      host.on('close', () => {
-        attachments.delete(host);
-        for (const off of offs) off();
-        offNotification?.();
-        registry.closeScope(host);
-      }),
-    ];
+  const legacy: LegacyContext = {
+    registry,
+    completions,
+    inbox: options.inbox,
+    attachments: new Map(),
+    maxRetries,
+    maxElicitations,
   };
 
   const extension: BridgeExtension = {
     name: 'legacy-spec',
-    setup,
+    setup: (host) => attachLegacy(host, legacy),
     legacyRequest(request, params) {
       const elicitationId = params['elicitationId'];
       // The bridge has bounded url and elicitationId already (a push past them is refused -32602).
@@ -195,7 +132,7 @@ export function createLegacySpec(options: LegacySpecOptions = {}): LegacySpec {
     aroundCall(call, next) {
       // The bridge names the call's connection; a call on a client without an attachment has no
       // completion notifications to wait for, so it is left alone.
-      const follow = call.host && attachments.get(call.host);
+      const follow = call.host && legacy.attachments.get(call.host);
       return call.era === 'legacy' && follow ? follow(call, next) : next();
     },
   };
