@@ -39,9 +39,11 @@ const kib = 1024;
  * one says why in its commit and resets it, or takes the growth out.
  */
 export const entries = [
-  // 1,434 B.
-  { from: '@waitfor/core', names: ['createInbox'], budget: 1.6 * kib },
-  // 1,916 B: the core README's quick start (policies and the bound).
+  // 1,712 B since one listener primitive isolates and reports a throwing listener and every error
+  // is a WaitforError with its cross-bundle marker (1,434 B before).
+  { from: '@waitfor/core', names: ['createInbox'], budget: 1.9 * kib },
+  // 2,185 B: the core README's quick start (policies and the bound), with the listener primitive
+  // and the error base (1,916 B before).
   {
     from: '@waitfor/core',
     names: [
@@ -53,7 +55,7 @@ export const entries = [
       'httpUrlsOnly',
       'withPolicies',
     ],
-    budget: 2.1 * kib,
+    budget: 2.4 * kib,
   },
   // 7,371 B, most of it core/form's schema parsing and answer checks.
   { from: '@waitfor/core/tools', names: ['pending', 'runTool'], budget: 8 * kib },
@@ -63,16 +65,17 @@ export const entries = [
   { from: '@waitfor/mcp-bridge', names: ['attachWaitFor'], budget: 16 * kib },
   // 15,712 B: attachWaitFor and the transports, state and reconnection of a connection.
   { from: '@waitfor/mcp-bridge', names: ['connect'], budget: 17.25 * kib },
-  // 3,038 B (the bridge is a peer).
-  { from: '@waitfor/legacy-spec', names: ['createLegacySpec'], budget: 3.4 * kib },
+  // 3,495 B with the error base and the registry as a class (3,038 B before; the bridge is a peer).
+  { from: '@waitfor/legacy-spec', names: ['createLegacySpec'], budget: 3.9 * kib },
   // 3,894 B with the MCP semantic conventions (@opentelemetry/api is a peer).
   { from: '@waitfor/otel', names: ['createTelemetry'], budget: 4.3 * kib },
   // 13,804 B: the list, every question's view and core/form's checks of an answer.
   { from: '@waitfor/react', names: ['RequestList', 'WaitforProvider'], budget: 15.25 * kib },
   // 8,171 B, with core/form's check of an answer.
   { from: '@waitfor/http', names: ['createInboxHandler'], budget: 9 * kib },
-  // 2,963 B: what a page downloads to reach a server's inbox.
-  { from: '@waitfor/http/client', names: ['createRemoteInbox'], budget: 3.3 * kib },
+  // 3,442 B: what a page downloads to reach a server's inbox, since a throwing listener is reported
+  // (onError) and a 422's field errors are read as FieldErrors (2,963 B before).
+  { from: '@waitfor/http/client', names: ['createRemoteInbox'], budget: 3.8 * kib },
   // 16,562 B, most of it SQL text; a server package, where bytes cost little. PGlite, a
   // dependency, is left out: postgresDriver never loads it, pgliteDriver loads it on demand (a
   // ~9 MB WebAssembly build that no JS budget could hold); `pg` is a peer.
