@@ -183,14 +183,15 @@ class GatewayImpl implements Gateway, HostSide {
         call = held;
       } else call = this.start(method, params);
       const token = ctx.mcpReq._meta?.progressToken;
+      // Progress goes out in order, and all of it before the leg's answer.
+      let sent: Promise<unknown> = Promise.resolve();
       if (token !== undefined)
-        call.progress = (progress) =>
-          void ctx.mcpReq
-            .notify({
-              method: 'notifications/progress',
-              params: { progressToken: token, ...progress },
-            })
-            .catch(() => undefined);
+        call.progress = (progress) => {
+          const params = { progressToken: token, ...progress };
+          sent = sent.then(() =>
+            ctx.mcpReq.notify({ method: 'notifications/progress', params }).catch(() => undefined),
+          );
+        };
       const stop = () => call.cancel(new Error('the host cancelled the call'));
       ctx.mcpReq.signal.addEventListener('abort', stop, { once: true });
       try {
@@ -199,6 +200,7 @@ class GatewayImpl implements Gateway, HostSide {
           ? await toModernHost(this, call, modes)
           : await toLegacyHost(this, server, ctx, call, modes);
       } finally {
+        await sent;
         ctx.mcpReq.signal.removeEventListener('abort', stop);
         call.progress = undefined;
       }
