@@ -76,12 +76,7 @@ export function createFeed(inbox: AnswerableInbox, limits: FeedLimits, drop: () 
   const onChange = (): void => {
     const next = inbox.getSnapshot();
     if (next === last) return;
-    const nextOpen = new Map(next.map((request) => [request.id, request]));
-    // A Request replaced under the same id (a re-asked form) is removed and added again.
-    const removed = [...open].flatMap(([id, request]) =>
-      nextOpen.get(id) === request ? [] : [id],
-    );
-    const added = next.filter((request) => open.get(request.id) !== request);
+    const { nextOpen, added, removed } = diff(open, next);
     last = next;
     open = nextOpen;
     if (removed.length === 0 && added.length === 0) return;
@@ -113,18 +108,7 @@ export function createFeed(inbox: AnswerableInbox, limits: FeedLimits, drop: () 
       const since = match && match[1] === epoch ? Number(match[2]) : -1;
       const oldest = log[0]?.seq ?? seq + 1;
       // Known and recent enough: what changed since. Unknown, forged or too old: a fresh snapshot.
-      if (since >= oldest - 1 && since <= seq) {
-        const text = log
-          .filter((change) => change.seq > since)
-          .map((change) =>
-            encodeEvent(idOf(change.seq), changeEvent, {
-              added: change.added,
-              removed: change.removed,
-            }),
-          )
-          .join('');
-        return encoder.encode(text);
-      }
+      if (since >= oldest - 1 && since <= seq) return encoder.encode(replay(log, since, idOf));
       return encoder.encode(encodeEvent(idOf(seq), snapshotEvent, { requests: last }));
     },
     ended: (id) => endedIds.has(id),
@@ -147,6 +131,24 @@ export function createFeed(inbox: AnswerableInbox, limits: FeedLimits, drop: () 
   // Until a stream arrives, the feed lives for the resume window only (a POST alone creates one).
   feed.release();
   return feed;
+}
+
+/** What changed between two snapshots: a Request replaced under the same id (a re-asked form) is removed and added again. */
+function diff(open: Map<string, WaitforRequest>, next: readonly WaitforRequest[]) {
+  const nextOpen = new Map(next.map((request) => [request.id, request]));
+  const removed = [...open].flatMap(([id, request]) => (nextOpen.get(id) === request ? [] : [id]));
+  const added = next.filter((request) => open.get(request.id) !== request);
+  return { nextOpen, added, removed };
+}
+
+/** The change events after `since`, as one text. */
+function replay(log: readonly Change[], since: number, idOf: (at: number) => string): string {
+  return log
+    .filter((change) => change.seq > since)
+    .map((change) =>
+      encodeEvent(idOf(change.seq), changeEvent, { added: change.added, removed: change.removed }),
+    )
+    .join('');
 }
 
 /** Drops the oldest entries of an insertion-ordered set beyond `max`. */
