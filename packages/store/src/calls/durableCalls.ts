@@ -142,33 +142,51 @@ export function createDurableCalls(
   host: CallsHost,
   options: DurableCallsOptions,
 ): { calls: DurableCalls; handle: CallsHandle } {
-  const { driver, instance, calls: callSql } = host;
-  const leaseMs = options.leaseMs ?? 30_000;
-  if (!(leaseMs > 0)) throw new StoreError('invalid_options', 'leaseMs must be a number > 0');
-  const retryMs = options.retryMs ?? 5_000;
-  const maxAttempts = options.maxAttempts ?? 5;
-  if (!(retryMs >= 0) || !(maxAttempts >= 1))
-    throw new StoreError('invalid_options', 'retryMs must be ≥ 0 and maxAttempts ≥ 1');
-  const waiters = new Map<string, Set<() => void>>();
-  let closed = false;
-  let working: Promise<void> | undefined;
-  let again = false;
+  const hostCalls = new HostCalls(host, options);
+  return { calls: hostCalls.calls(), handle: hostCalls };
+}
+
+/** The durable calls of one host: the calls it makes, the ones it claims and resumes, its waiters. */
+class HostCalls implements CallsHandle {
+  private readonly leaseMs: number;
+  private readonly retryMs: number;
+  private readonly maxAttempts: number;
+  private readonly waiters = new Map<string, Set<() => void>>();
+  private closed = false;
+  private working: Promise<void> | undefined;
+  private again = false;
+
+  constructor(
+    private readonly host: CallsHost,
+    private readonly options: DurableCallsOptions,
+  ) {
+    this.leaseMs = options.leaseMs ?? 30_000;
+    if (!(this.leaseMs > 0))
+      throw new StoreError('invalid_options', 'leaseMs must be a number > 0');
+    this.retryMs = options.retryMs ?? 5_000;
+    this.maxAttempts = options.maxAttempts ?? 5;
+    if (!(this.retryMs >= 0) || !(this.maxAttempts >= 1))
+      throw new StoreError('invalid_options', 'retryMs must be ≥ 0 and maxAttempts ≥ 1');
+  }
+
+  private report(error: unknown): void {
+    this.host.report(storeErrorOf(error));
+  }
 
   /** Stores what came of a failed resume: due again later when it may pass, else failed. */
-  const failed = async (row: Row, error: unknown): Promise<void> => {
+  private async failed(row: Row, error: unknown): Promise<void> {
+    const { driver, instance, calls: callSql } = this.host;
     const callId = String(row.call_id);
     const { code, message } = error as { code?: unknown; message?: unknown };
     const stored = { code: String(code ?? 'error'), message: String(message ?? error) };
     // Nothing was sent, or the server never answered: the answers stay, the call is due again.
-    if (passing(error) && Number(row.attempts) < maxAttempts) {
-      await driver.query(callSql.retryLater, [callId, instance, retryMs]);
+    if (passing(error) && Number(row.attempts) < this.maxAttempts) {
+      await driver.query(callSql.retryLater, [callId, instance, this.retryMs]);
       // This host looks again then; any other host's poll may be first.
       const timer = setTimeout(
-        () => {
-          void work().catch((failure: unknown) => host.report(storeErrorOf(failure)));
-        },
+        () => void this.work().catch((failure: unknown) => this.report(failure)),
         // The due time retryLater set in SQL (doubled per attempt, at most an hour).
-        Math.min(retryMs * 2 ** (Number(row.attempts) - 1), 3_600_000) + 50,
+        Math.min(this.retryMs * 2 ** (Number(row.attempts) - 1), 3_600_000) + 50,
       );
       timer.unref?.();
       return;
@@ -180,12 +198,13 @@ export function createDurableCalls(
       null,
       JSON.stringify(stored),
     ]);
-  };
+  }
 
   /** Stores a resume's outcome: the result once, or the next round and its questions. */
-  const resumed = async (row: Row, outcome: DurableOutcome): Promise<void> => {
+  private async resumed(row: Row, outcome: DurableOutcome): Promise<void> {
+    const { driver, instance, calls: callSql } = this.host;
     const callId = String(row.call_id);
-    await driver.query(callSql.scrubCallAnswers, [callId, host.keepAnswerData]);
+    await driver.query(callSql.scrubCallAnswers, [callId, this.host.keepAnswerData]);
     if (outcome.status === 'complete') {
       await driver.query(callSql.finishCall, [
         callId,
@@ -207,9 +226,9 @@ export function createDurableCalls(
         next.requests.length > 0,
       ]);
       if (kept.length > 0)
-        await insertQuestions(tx, host.sql, String(row.scope), callId, instance, next);
+        await insertQuestions(tx, this.host.sql, String(row.scope), callId, instance, next);
     });
-  };
+  }
 
   /**
    * Resumes one claimed call and records what came of it (fenced by the claim). A host that dies
@@ -217,15 +236,16 @@ export function createDurableCalls(
    * the suspension and the answers are read from the same rows, so `requestState` and
    * `inputResponses` are the same bytes (at least once toward the server).
    */
-  const resumeClaimed = async (row: Row): Promise<void> => {
+  private async resumeClaimed(row: Row): Promise<void> {
+    const { driver, instance, calls: callSql } = this.host;
     const callId = String(row.call_id);
     const suspension = row.suspension as Suspension;
     // The lease is renewed while the server works; a host that dies stops renewing it.
     const renew = setInterval(() => {
       driver
-        .query(callSql.renewLease, [callId, instance, leaseMs])
-        .catch((error: unknown) => host.report(storeErrorOf(error)));
-    }, leaseMs / 3);
+        .query(callSql.renewLease, [callId, instance, this.leaseMs])
+        .catch((error: unknown) => this.report(error));
+    }, this.leaseMs / 3);
     renew.unref?.();
     try {
       const ended = await driver.query(callSql.callAnswers, [callId]);
@@ -233,114 +253,132 @@ export function createDurableCalls(
       const answers = suspension.requests.map((request) => answerOf(request, byId.get(request.id)));
       let outcome: DurableOutcome;
       try {
-        const bridge = await options.clientFor(String(row.server_key));
+        const bridge = await this.options.clientFor(String(row.server_key));
         outcome = await bridge.resume(suspension, answers);
       } catch (error) {
-        return await failed(row, error);
+        return await this.failed(row, error);
       }
-      await resumed(row, outcome);
+      await this.resumed(row, outcome);
     } finally {
       clearInterval(renew);
     }
-  };
+  }
 
   /** Claims ready calls one at a time until none is left (SKIP LOCKED: hosts never wait on each other). */
-  const drain = async (): Promise<void> => {
+  private async drain(): Promise<void> {
+    const { driver, instance, calls: callSql } = this.host;
     do {
-      again = false;
+      this.again = false;
       for (;;) {
-        if (closed) return;
-        const [row] = await driver.query(callSql.claimCall, [instance, leaseMs]);
+        if (this.closed) return;
+        const [row] = await driver.query(callSql.claimCall, [instance, this.leaseMs]);
         if (!row) break;
-        await resumeClaimed(row).catch((error: unknown) => host.report(storeErrorOf(error)));
+        await this.resumeClaimed(row).catch((error: unknown) => this.report(error));
       }
-    } while (again);
-  };
+    } while (this.again);
+  }
 
-  const work = (): Promise<void> => {
-    if (options.work === false || closed) return Promise.resolve();
-    if (working) {
-      again = true;
-      return working;
+  work(): Promise<void> {
+    if (this.options.work === false || this.closed) return Promise.resolve();
+    if (this.working) {
+      this.again = true;
+      return this.working;
     }
-    return (working = drain().finally(() => (working = undefined)));
-  };
+    return (this.working = this.drain().finally(() => (this.working = undefined)));
+  }
 
-  const calls: DurableCalls = {
-    async callTool(scope, serverKey, params) {
-      if (closed) throw new StoreError('closed', 'Durable calls are closed');
-      const bridge = await options.clientFor(serverKey);
-      const outcome = await bridge.callTool(params, { durable: true });
-      const callId = randomUUID();
-      if (outcome.status === 'complete')
-        return { callId, status: 'complete', result: outcome.result };
-      await driver.transaction(async (tx) => {
-        await tx.query(callSql.insertCall, [
-          callId,
-          scope,
-          serverKey,
-          JSON.stringify(outcome.suspension),
-          outcome.suspension.round,
-          instance,
-          outcome.suspension.requests.length > 0,
-        ]);
-        await insertQuestions(tx, host.sql, scope, callId, instance, outcome.suspension);
-      });
-      return { callId, status: 'waiting' };
-    },
-    async result(callId, resultOptions = {}) {
-      const { signal } = resultOptions;
-      for (;;) {
-        if (signal?.aborted) throw signal.reason;
-        if (closed) throw new StoreError('closed', 'Durable calls are closed');
-        // Registered before the read: a notice that lands in between is not lost.
-        let wake!: () => void;
-        const woken = new Promise<void>((resolve) => (wake = resolve));
-        const set = waiters.get(callId) ?? new Set();
-        set.add(wake);
-        waiters.set(callId, set);
-        try {
-          const [row] = await driver.query(callSql.callState, [callId]);
-          if (!row) throw new StoreError('call_failed', `No durable call ${callId}`);
-          if (row.state === 'complete') return row.result as Record<string, unknown>;
-          if (row.state === 'failed') {
-            const details = row.error as Record<string, unknown>;
-            throw new StoreError(
-              'call_failed',
-              `Call ${callId} failed: ${String(details.message)}`,
-              {
-                details,
-              },
-            );
-          }
-          const onAbort = (): void => wake();
-          signal?.addEventListener('abort', onAbort, { once: true });
-          await woken;
-          signal?.removeEventListener('abort', onAbort);
-        } finally {
-          set.delete(wake);
-          if (set.size === 0) waiters.delete(callId);
+  async callTool(
+    scope: string,
+    serverKey: string,
+    params: Parameters<DurableCalls['callTool']>[2],
+  ): Promise<DurableCallStart> {
+    if (this.closed) throw new StoreError('closed', 'Durable calls are closed');
+    const { driver, instance, calls: callSql } = this.host;
+    const bridge = await this.options.clientFor(serverKey);
+    const outcome = await bridge.callTool(params, { durable: true });
+    const callId = randomUUID();
+    if (outcome.status === 'complete')
+      return { callId, status: 'complete', result: outcome.result };
+    await driver.transaction(async (tx) => {
+      await tx.query(callSql.insertCall, [
+        callId,
+        scope,
+        serverKey,
+        JSON.stringify(outcome.suspension),
+        outcome.suspension.round,
+        instance,
+        outcome.suspension.requests.length > 0,
+      ]);
+      await insertQuestions(tx, this.host.sql, scope, callId, instance, outcome.suspension);
+    });
+    return { callId, status: 'waiting' };
+  }
+
+  /** Registered before the read, so a notice that lands in between is not lost; returns the wait. */
+  private waitForNotice(callId: string): { woken: Promise<void>; wake(): void; stop(): void } {
+    let wake!: () => void;
+    const woken = new Promise<void>((resolve) => (wake = resolve));
+    const set = this.waiters.get(callId) ?? new Set();
+    set.add(wake);
+    this.waiters.set(callId, set);
+    const stop = (): void => {
+      set.delete(wake);
+      if (set.size === 0) this.waiters.delete(callId);
+    };
+    return { woken, wake, stop };
+  }
+
+  async result(
+    callId: string,
+    resultOptions: { signal?: AbortSignal } = {},
+  ): Promise<Record<string, unknown>> {
+    const { signal } = resultOptions;
+    for (;;) {
+      if (signal?.aborted) throw signal.reason;
+      if (this.closed) throw new StoreError('closed', 'Durable calls are closed');
+      const notice = this.waitForNotice(callId);
+      try {
+        const [row] = await this.host.driver.query(this.host.calls.callState, [callId]);
+        if (!row) throw new StoreError('call_failed', `No durable call ${callId}`);
+        if (row.state === 'complete') return row.result as Record<string, unknown>;
+        if (row.state === 'failed') {
+          const details = row.error as Record<string, unknown>;
+          throw new StoreError('call_failed', `Call ${callId} failed: ${String(details.message)}`, {
+            details,
+          });
         }
+        const onAbort = (): void => notice.wake();
+        signal?.addEventListener('abort', onAbort, { once: true });
+        await notice.woken;
+        signal?.removeEventListener('abort', onAbort);
+      } finally {
+        notice.stop();
       }
-    },
-    work,
-    close: () => handle.close(),
-  };
+    }
+  }
 
-  const handle: CallsHandle = {
-    notice(callId, event) {
-      if (event === 'ready')
-        void work().catch((error: unknown) => host.report(storeErrorOf(error)));
-      else for (const wake of [...(waiters.get(callId) ?? [])]) wake();
-    },
-    poll() {
-      for (const set of waiters.values()) for (const wake of [...set]) wake();
-      return work();
-    },
-    close() {
-      closed = true;
-      for (const set of waiters.values()) for (const wake of set) wake();
-    },
-  };
-  return { calls, handle };
+  notice(callId: string, event: 'ready' | 'done'): void {
+    if (event === 'ready') void this.work().catch((error: unknown) => this.report(error));
+    else for (const wake of [...(this.waiters.get(callId) ?? [])]) wake();
+  }
+
+  poll(): Promise<void> {
+    for (const set of this.waiters.values()) for (const wake of [...set]) wake();
+    return this.work();
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const set of this.waiters.values()) for (const wake of set) wake();
+  }
+
+  /** The public face: methods without `this`, so a host may pass them around on their own. */
+  calls(): DurableCalls {
+    return {
+      callTool: (scope, serverKey, params) => this.callTool(scope, serverKey, params),
+      result: (callId, resultOptions) => this.result(callId, resultOptions),
+      work: () => this.work(),
+      close: () => this.close(),
+    };
+  }
 }
