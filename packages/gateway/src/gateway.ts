@@ -56,6 +56,8 @@ export interface Gateway {
   createServer(options?: { track?: boolean }): Server;
   /** Calls held for a modern host's retry right now. */
   readonly held: number;
+  /** Upstream calls in flight right now. */
+  readonly open: number;
   close(): Promise<void>;
 }
 
@@ -87,6 +89,10 @@ class GatewayImpl implements Gateway, HostSide {
 
   get held(): number {
     return this.holds.size;
+  }
+
+  get open(): number {
+    return this.calls.size;
   }
 
   /** The extension that keeps a legacy push's own params and relays the upstream's notifications. */

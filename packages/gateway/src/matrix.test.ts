@@ -8,7 +8,7 @@ import {
   startDualEraHttpServer,
   type DualEraHttpServer,
 } from '../../mcp-bridge/src/__fixtures__/dualEraServer';
-import { openHost, textOf, type HostKind, type Person } from './__fixtures__/hosts';
+import { openHost, textOf, type Declared, type HostKind, type Person } from './__fixtures__/hosts';
 import { createGateway, serveHttp, type Gateway, type HttpEndpoint } from './index';
 
 const combos: Array<[HostKind, 'legacy' | 'modern']> = [
@@ -41,8 +41,9 @@ describe.each(combos)('host %s × upstream %s', (hostKind, upstreamEra) => {
   const withHost = async <T>(
     person: Person,
     body: (host: Awaited<ReturnType<typeof openHost>>) => Promise<T>,
+    declared: Declared = 'both',
   ) => {
-    const host = await openHost(hostKind, { url: endpoint.url }, person);
+    const host = await openHost(hostKind, { url: endpoint.url }, person, declared);
     try {
       return await body(host);
     } finally {
@@ -121,4 +122,25 @@ describe.each(combos)('host %s × upstream %s', (hostKind, upstreamEra) => {
       },
     );
   });
+
+  test.each([
+    ['no elicitation at all', 'none', 'ask_form', 'form'],
+    ['form only', 'form', 'ask_url', 'url'],
+  ] as const)(
+    'a host that declared %s: the question is declined upstream, nobody is asked, the log says so',
+    async (_, declared, tool, mode) => {
+      const before = logs.length;
+      await withHost(
+        async () => ({ action: 'accept', content: { name: 'never' } }),
+        async (host) => {
+          expect(textOf(await host.callTool(tool))).toBe('decline');
+          expect(host.asked).toEqual([]);
+        },
+        declared,
+      );
+      expect(logs.slice(before).join('\n')).toMatch(
+        new RegExp(`declared no elicitation ${mode} mode: declined upstream`),
+      );
+    },
+  );
 });

@@ -82,10 +82,12 @@ export async function openHost(
   };
   if (kind === 'v1') {
     const client = new V1Client(info, { capabilities: capabilitiesOf(declared) });
-    client.setRequestHandler(
-      ElicitRequestSchema,
-      (request, extra) => handle(request.params as never, extra.signal) as never,
-    );
+    // A host that declares no elicitation registers no handler (both SDKs refuse one then).
+    if (declared !== 'none')
+      client.setRequestHandler(
+        ElicitRequestSchema,
+        (request, extra) => handle(request.params as never, extra.signal) as never,
+      );
     await client.connect(
       'url' in target
         ? new V1Http(new URL(target.url))
@@ -110,11 +112,12 @@ export async function openHost(
     capabilities: capabilitiesOf(declared),
     versionNegotiation: { mode: { pin: '2026-07-28' } },
   } as never);
-  client.setRequestHandler(
-    'elicitation/create' as never,
-    ((request: { params: never }, ctx: { mcpReq: { signal: AbortSignal } }) =>
-      handle(request.params, ctx.mcpReq.signal)) as never,
-  );
+  if (declared !== 'none')
+    client.setRequestHandler(
+      'elicitation/create' as never,
+      ((request: { params: never }, ctx: { mcpReq: { signal: AbortSignal } }) =>
+        handle(request.params, ctx.mcpReq.signal)) as never,
+    );
   await client.connect(
     'url' in target ? new V2Http(new URL(target.url)) : new V2Stdio({ ...target, stderr: 'pipe' }),
   );
