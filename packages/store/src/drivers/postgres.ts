@@ -51,6 +51,106 @@ const queryable = (target: Pick<Pool, 'query'> | PoolClient): Queryable => ({
     guarded(async () => (await target.query(sql, [...params])).rows, storeErrorOf),
 });
 
+/** The pool the driver uses: the host's, or its own from `connectionString` (then `own`). */
+async function openPool(options: PostgresDriverOptions): Promise<{ pool: Pool; own: boolean }> {
+  // A pg.Pool by its contract (PostgresPool is its shape, declared without pg's types).
+  if (options.pool) return { pool: options.pool as Pool, own: false };
+  if (typeof options.connectionString !== 'string' || options.connectionString === '')
+    throw new StoreError('invalid_options', 'postgresDriver needs a pool or a connectionString');
+  // Loaded on demand: `pg` is an optional peer, needed only by hosts that use this driver.
+  const { default: pg } = await import('pg');
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.max ?? 10,
+    // A server that does not answer is reported as unavailable, not waited for forever.
+    connectionTimeoutMillis: 10_000,
+  });
+  // An idle client that loses its server must not crash the host: the next query reports it.
+  pool.on('error', () => {});
+  return { pool, own: true };
+}
+
+/** Runs `work` in one transaction on a client of its own: committed, or rolled back on a throw. */
+const transaction = <T>(pool: Pool, work: (tx: Queryable) => Promise<T>): Promise<T> =>
+  guarded(
+    () =>
+      withClient(pool, async (client) => {
+        await client.query('BEGIN');
+        try {
+          const result = await work(queryable(client));
+          await client.query('COMMIT');
+          return result;
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => {});
+          throw error;
+        }
+      }),
+    storeErrorOf,
+  );
+
+/**
+ * LISTENs on `channel` with a client of its own, listening again `reconnectMs` after a lost
+ * connection (then `onResumed`); returns the function that stops.
+ */
+async function listen(
+  pool: Pool,
+  reconnectMs: number,
+  channel: string,
+  onMessage: (payload: string) => void,
+  onResumed: () => void,
+): Promise<() => Promise<void>> {
+  if (!identifier.test(channel))
+    throw new StoreError('invalid_options', `Channel ${channel} is no plain identifier`);
+  let client: PoolClient | undefined;
+  let stopped = false;
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  const lost = (): void => {
+    client?.release(true);
+    client = undefined;
+    if (!stopped) again();
+  };
+  const again = (): void => {
+    retry = setTimeout(() => {
+      connect().then(onResumed, again);
+    }, reconnectMs);
+    retry.unref?.();
+  };
+  const connect = async (): Promise<void> => {
+    const next = await pool.connect();
+    // An error, or an end without one (the server closed the connection): listen again.
+    next.on('error', () => {
+      if (client === next) lost();
+    });
+    next.on('end', () => {
+      if (client === next) lost();
+    });
+    next.on('notification', (message) => {
+      if (message.channel === channel) onMessage(message.payload ?? '');
+    });
+    try {
+      // The channel is checked above: an identifier cannot be a parameter.
+      await next.query(`LISTEN ${channel}`);
+    } catch (error) {
+      next.release(true);
+      throw error;
+    }
+    if (stopped) return next.release();
+    client = next;
+  };
+  await guarded(connect, storeErrorOf);
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    const last = client;
+    client = undefined;
+    if (!last) return;
+    await last.query(`UNLISTEN ${channel}`).then(
+      () => last.release(),
+      () => last.release(true),
+    );
+  };
+}
+
 /**
  * The fleet driver: PostgreSQL through `pg` (a peer dependency). Every host of a fleet points at
  * the same database; LISTEN/NOTIFY tells each of them what the others did.
@@ -59,96 +159,14 @@ export async function postgresDriver(options: PostgresDriverOptions): Promise<Dr
   const reconnectMs = options.reconnectMs ?? 1000;
   if (!(reconnectMs >= 0))
     throw new StoreError('invalid_options', 'reconnectMs must be a number ≥ 0');
-  // A pg.Pool by its contract (PostgresPool is its shape, declared without pg's types).
-  let pool = options.pool as Pool | undefined;
-  const own = !pool;
-  if (!pool) {
-    if (typeof options.connectionString !== 'string' || options.connectionString === '')
-      throw new StoreError('invalid_options', 'postgresDriver needs a pool or a connectionString');
-    // Loaded on demand: `pg` is an optional peer, needed only by hosts that use this driver.
-    const { default: pg } = await import('pg');
-    pool = new pg.Pool({
-      connectionString: options.connectionString,
-      max: options.max ?? 10,
-      // A server that does not answer is reported as unavailable, not waited for forever.
-      connectionTimeoutMillis: 10_000,
-    });
-    // An idle client that loses its server must not crash the host: the next query reports it.
-    pool.on('error', () => {});
-  }
-  const shared = pool;
+  const { pool, own } = await openPool(options);
   return {
-    ...queryable(shared),
-    transaction: (work) =>
-      guarded(
-        () =>
-          withClient(shared, async (client) => {
-            await client.query('BEGIN');
-            try {
-              const result = await work(queryable(client));
-              await client.query('COMMIT');
-              return result;
-            } catch (error) {
-              await client.query('ROLLBACK').catch(() => {});
-              throw error;
-            }
-          }),
-        storeErrorOf,
-      ),
-    async listen(channel, onMessage, onResumed) {
-      if (!identifier.test(channel))
-        throw new StoreError('invalid_options', `Channel ${channel} is no plain identifier`);
-      let client: PoolClient | undefined;
-      let stopped = false;
-      let retry: ReturnType<typeof setTimeout> | undefined;
-      const lost = (): void => {
-        client?.release(true);
-        client = undefined;
-        if (!stopped) again();
-      };
-      const again = (): void => {
-        retry = setTimeout(() => {
-          connect().then(onResumed, again);
-        }, reconnectMs);
-        retry.unref?.();
-      };
-      const connect = async (): Promise<void> => {
-        const next = await shared.connect();
-        // An error, or an end without one (the server closed the connection): listen again.
-        next.on('error', () => {
-          if (client === next) lost();
-        });
-        next.on('end', () => {
-          if (client === next) lost();
-        });
-        next.on('notification', (message) => {
-          if (message.channel === channel) onMessage(message.payload ?? '');
-        });
-        try {
-          // The channel is checked above: an identifier cannot be a parameter.
-          await next.query(`LISTEN ${channel}`);
-        } catch (error) {
-          next.release(true);
-          throw error;
-        }
-        if (stopped) return next.release();
-        client = next;
-      };
-      await guarded(connect, storeErrorOf);
-      return async () => {
-        stopped = true;
-        clearTimeout(retry);
-        const last = client;
-        client = undefined;
-        if (!last) return;
-        await last.query(`UNLISTEN ${channel}`).then(
-          () => last.release(),
-          () => last.release(true),
-        );
-      };
-    },
+    ...queryable(pool),
+    transaction: (work) => transaction(pool, work),
+    listen: (channel, onMessage, onResumed) =>
+      listen(pool, reconnectMs, channel, onMessage, onResumed),
     async close() {
-      if (own) await guarded(() => shared.end(), storeErrorOf);
+      if (own) await guarded(() => pool.end(), storeErrorOf);
     },
   };
 }
