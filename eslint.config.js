@@ -69,7 +69,7 @@ export const layering = [
     [
       { ...mcpSdks, message: 'react answers Requests; it does not speak MCP.' },
       {
-        ...waitfor('mcp-bridge', 'legacy-spec', 'store', 'http', 'ai-sdk', 'langgraph'),
+        ...waitfor('mcp-bridge', 'legacy-spec', 'store', 'http', 'ai-sdk', 'langgraph', 'gateway'),
         message: 'react imports only @waitfor/core (docs/architecture.md layering).',
       },
     ],
@@ -98,6 +98,10 @@ export const layering = [
         ...waitfor('langgraph'),
         message: 'mcp-bridge never imports langgraph; the adapter builds on the bridge.',
       },
+      {
+        ...waitfor('gateway'),
+        message: 'mcp-bridge never imports the gateway; the gateway builds on the bridge.',
+      },
       { ...react, message: 'mcp-bridge knows nothing of React.' },
     ],
   ),
@@ -108,6 +112,7 @@ export const layering = [
       { ...waitfor('store'), message: 'legacy-spec never imports the store.' },
       { ...waitfor('ai-sdk'), message: 'legacy-spec never imports ai-sdk.' },
       { ...waitfor('langgraph'), message: 'legacy-spec never imports langgraph.' },
+      { ...waitfor('gateway'), message: 'legacy-spec never imports the gateway.' },
       { ...react, message: 'legacy-spec knows nothing of React.' },
     ],
   ),
@@ -115,7 +120,7 @@ export const layering = [
     ['packages/otel/src/**'],
     [
       {
-        ...waitfor('legacy-spec', 'react', 'store', 'ai-sdk', 'langgraph'),
+        ...waitfor('legacy-spec', 'react', 'store', 'ai-sdk', 'langgraph', 'gateway'),
         message: 'otel imports only @waitfor/core, @waitfor/mcp-bridge and @opentelemetry/api.',
       },
       {
@@ -131,7 +136,16 @@ export const layering = [
     ['packages/http/src/**'],
     [
       {
-        ...waitfor('mcp-bridge', 'legacy-spec', 'react', 'otel', 'store', 'ai-sdk', 'langgraph'),
+        ...waitfor(
+          'mcp-bridge',
+          'legacy-spec',
+          'react',
+          'otel',
+          'store',
+          'ai-sdk',
+          'langgraph',
+          'gateway',
+        ),
         message: 'http imports only @waitfor/core: it serves any Inbox, the store one included.',
       },
       { ...react, message: 'http knows nothing of React.' },
@@ -142,7 +156,7 @@ export const layering = [
     ['packages/store/src/**'],
     [
       {
-        ...waitfor('legacy-spec', 'react', 'otel', 'ai-sdk', 'langgraph'),
+        ...waitfor('legacy-spec', 'react', 'otel', 'ai-sdk', 'langgraph', 'gateway'),
         message: 'the store imports @waitfor/core, and @waitfor/mcp-bridge for durable calls only.',
       },
       {
@@ -158,7 +172,7 @@ export const layering = [
     ['packages/ai-sdk/src/**'],
     [
       {
-        ...waitfor('legacy-spec', 'react', 'otel', 'store', 'http', 'langgraph'),
+        ...waitfor('legacy-spec', 'react', 'otel', 'store', 'http', 'langgraph', 'gateway'),
         message:
           'ai-sdk imports only @waitfor/core and @waitfor/mcp-bridge (docs/architecture.md).',
       },
@@ -175,7 +189,7 @@ export const layering = [
     ['packages/langgraph/src/**'],
     [
       {
-        ...waitfor('legacy-spec', 'react', 'otel', 'store', 'http', 'ai-sdk'),
+        ...waitfor('legacy-spec', 'react', 'otel', 'store', 'http', 'ai-sdk', 'gateway'),
         message:
           'langgraph imports only @waitfor/core and @waitfor/mcp-bridge (docs/architecture.md).',
       },
@@ -186,6 +200,17 @@ export const layering = [
       },
       { ...react, message: 'langgraph knows nothing of React.' },
       { ...mcpSdks, message: 'langgraph reaches MCP servers through the bridge, never an SDK.' },
+    ],
+  ),
+  // The gateway is the top layer: it may use core, the bridge, legacy-spec, http, store, react and
+  // the MCP SDKs (it serves hosts); nothing imports it (every layer above lists it).
+  layer(
+    ['packages/gateway/src/**'],
+    [
+      {
+        ...waitfor('otel', 'ai-sdk', 'langgraph'),
+        message: 'the gateway builds on core, the bridge, legacy-spec, http, store and react only.',
+      },
     ],
   ),
 ];

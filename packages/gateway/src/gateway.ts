@@ -5,6 +5,7 @@
  * pass through; the upstream's questions reach each host in the host's era (see hostSide.ts).
  */
 import { randomUUID } from 'node:crypto';
+import type { Client } from '@modelcontextprotocol/client';
 import {
   ProtocolError,
   ProtocolErrorCode,
@@ -214,7 +215,7 @@ class GatewayImpl implements Gateway, HostSide {
   }
 
   createServer(options: { track?: boolean } = {}): Server {
-    const client = this.connection.client as import('@modelcontextprotocol/client').Client;
+    const client = this.connection.client as Client;
     const info = client.getServerVersion() ?? {
       name: this.connection.serverName,
       version: '0.0.0',
