@@ -2,45 +2,27 @@
  * A host-side abort ends the upstream call and its questions: the host cancels its call while the
  * upstream works (a slow tool) or while a question is open (a legacy host's pushed question).
  */
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import {
-  startDualEraHttpServer,
-  type DualEraHttpServer,
-} from '../../mcp-bridge/src/__fixtures__/dualEraServer';
+import { describe, expect, test, vi } from 'vitest';
+import { useGatewayOverHttp } from './__fixtures__/gateway';
 import { openHost, type HostKind } from './__fixtures__/hosts';
-import { createGateway, serveHttp, type Gateway, type HttpEndpoint } from './index';
 
 describe.each(['legacy', 'modern'] as const)('upstream %s', (upstreamEra) => {
-  let upstream: DualEraHttpServer;
-  let gateway: Gateway;
-  let endpoint: HttpEndpoint;
-  beforeAll(async () => {
-    upstream = await startDualEraHttpServer();
-    gateway = await createGateway({
-      upstream: { url: upstream.url },
-      era: upstreamEra,
-      log: () => undefined,
-    });
-    endpoint = await serveHttp(gateway);
-  });
-  afterAll(async () => {
-    await endpoint.close();
-    await gateway.close();
-    await upstream.close();
-  });
+  const setup = useGatewayOverHttp(upstreamEra);
 
   const methodsAfter = (from: number) =>
-    upstream.received
+    setup.upstream.received
       .slice(from)
       .map(({ message }) => message.method ?? JSON.stringify(message['result']));
 
   test.each(['v1', 'v2-modern'] as HostKind[])(
     'host %s cancels while the upstream works: the upstream call is cancelled',
     async (kind) => {
-      const host = await openHost(kind, { url: endpoint.url }, async () => ({ action: 'cancel' }));
+      const host = await openHost(kind, { url: setup.endpoint.url }, async () => ({
+        action: 'cancel',
+      }));
       try {
         const abort = new AbortController();
-        const mark = upstream.received.length;
+        const mark = setup.upstream.received.length;
         const call = host.callTool('slow', { ms: 30_000 }, { signal: abort.signal });
         call.catch(() => undefined);
         await vi.waitFor(() => expect(methodsAfter(mark)).toContain('tools/call'));
@@ -48,7 +30,7 @@ describe.each(['legacy', 'modern'] as const)('upstream %s', (upstreamEra) => {
         await expect(call).rejects.toThrow();
         // The upstream call ends: over HTTP a modern-era cancel closes the call's stream (the spec's
         // way; nothing is POSTed), a legacy one sends notifications/cancelled.
-        await vi.waitFor(() => expect(gateway.open).toBe(0));
+        await vi.waitFor(() => expect(setup.gateway.open).toBe(0));
         if (upstreamEra === 'legacy')
           await vi.waitFor(() => expect(methodsAfter(mark)).toContain('notifications/cancelled'));
       } finally {
@@ -60,7 +42,7 @@ describe.each(['legacy', 'modern'] as const)('upstream %s', (upstreamEra) => {
   test('a legacy host cancels with a question open: the push is withdrawn, the upstream question and call end', async () => {
     let asked!: () => void;
     const questionOpen = new Promise<void>((resolve) => (asked = resolve));
-    const host = await openHost('v1', { url: endpoint.url }, () => {
+    const host = await openHost('v1', { url: setup.endpoint.url }, () => {
       asked();
       return new Promise(() => undefined);
     });
@@ -69,7 +51,7 @@ describe.each(['legacy', 'modern'] as const)('upstream %s', (upstreamEra) => {
       const call = host.callTool('ask_form', {}, { signal: abort.signal });
       call.catch(() => undefined);
       await questionOpen;
-      const mark = upstream.received.length;
+      const mark = setup.upstream.received.length;
       abort.abort();
       await expect(call).rejects.toThrow();
       await vi.waitFor(() => expect(host.notified).toContain('notifications/cancelled'));
@@ -83,8 +65,8 @@ describe.each(['legacy', 'modern'] as const)('upstream %s', (upstreamEra) => {
           ]);
       });
       expect(methodsAfter(mark)).not.toContain('tools/call');
-      expect(gateway.held).toBe(0);
-      await vi.waitFor(() => expect(gateway.open).toBe(0));
+      expect(setup.gateway.held).toBe(0);
+      await vi.waitFor(() => expect(setup.gateway.open).toBe(0));
     } finally {
       await host.close();
     }

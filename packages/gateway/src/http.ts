@@ -7,7 +7,11 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
+import {
+  NodeStreamableHTTPServerTransport,
+  toNodeHandler,
+  toWebRequest,
+} from '@modelcontextprotocol/node';
 import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import type { Gateway } from './gateway';
 
@@ -48,17 +52,6 @@ async function readBody(request: IncomingMessage, max: number): Promise<unknown>
   }
 }
 
-function webRequest(request: IncomingMessage, body: unknown): Request {
-  const headers = new Headers();
-  for (const [key, value] of Object.entries(request.headers)) {
-    if (typeof value === 'string') headers.set(key, value);
-    else if (Array.isArray(value)) headers.set(key, value.join(', '));
-  }
-  const init: RequestInit = { method: request.method ?? 'GET', headers };
-  if (body !== undefined && request.method === 'POST') init.body = JSON.stringify(body);
-  return new Request(`http://127.0.0.1${request.url ?? '/'}`, init);
-}
-
 /** Serve `gateway` over Streamable HTTP at `/mcp`. */
 export async function serveHttp(
   gateway: Gateway,
@@ -90,7 +83,7 @@ export async function serveHttp(
   const server = createServer((request, response) => {
     void (async () => {
       const body = request.method === 'POST' ? await readBody(request, maxBody) : undefined;
-      if (await isLegacyRequest(webRequest(request, body), body))
+      if (await isLegacyRequest(await toWebRequest(request, body ?? null), body))
         await legacy(request, response, body);
       else await modern(request, response, body);
     })().catch((error: unknown) => {

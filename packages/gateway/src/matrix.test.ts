@@ -3,13 +3,9 @@
  * only) and a v2 host pinned to 2026-07-28, in front of the dual-era fixture pinned to either era.
  * Each answers a form and a URL question; a decline and a cancel reach the server.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  startDualEraHttpServer,
-  type DualEraHttpServer,
-} from '../../mcp-bridge/src/__fixtures__/dualEraServer';
+import { describe, expect, test } from 'vitest';
+import { useGatewayOverHttp } from './__fixtures__/gateway';
 import { openHost, textOf, type Declared, type HostKind, type Person } from './__fixtures__/hosts';
-import { createGateway, serveHttp, type Gateway, type HttpEndpoint } from './index';
 
 const combos: Array<[HostKind, 'legacy' | 'modern']> = [
   ['v1', 'legacy'],
@@ -19,31 +15,14 @@ const combos: Array<[HostKind, 'legacy' | 'modern']> = [
 ];
 
 describe.each(combos)('host %s × upstream %s', (hostKind, upstreamEra) => {
-  let upstream: DualEraHttpServer;
-  let gateway: Gateway;
-  let endpoint: HttpEndpoint;
-  const logs: string[] = [];
-  beforeAll(async () => {
-    upstream = await startDualEraHttpServer();
-    gateway = await createGateway({
-      upstream: { url: upstream.url },
-      era: upstreamEra,
-      log: (line) => logs.push(line),
-    });
-    endpoint = await serveHttp(gateway);
-  });
-  afterAll(async () => {
-    await endpoint.close();
-    await gateway.close();
-    await upstream.close();
-  });
+  const setup = useGatewayOverHttp(upstreamEra);
 
   const withHost = async <T>(
     person: Person,
     body: (host: Awaited<ReturnType<typeof openHost>>) => Promise<T>,
     declared: Declared = 'both',
   ) => {
-    const host = await openHost(hostKind, { url: endpoint.url }, person, declared);
+    const host = await openHost(hostKind, { url: setup.endpoint.url }, person, declared);
     try {
       return await body(host);
     } finally {
@@ -52,7 +31,7 @@ describe.each(combos)('host %s × upstream %s', (hostKind, upstreamEra) => {
   };
 
   test('the upstream era is the one pinned, and the host sees the upstream tools as they are', async () => {
-    expect(gateway.connection.era).toBe(upstreamEra);
+    expect(setup.gateway.connection.era).toBe(upstreamEra);
     await withHost(
       async () => ({ action: 'cancel' }),
       async (host) => {
@@ -129,7 +108,7 @@ describe.each(combos)('host %s × upstream %s', (hostKind, upstreamEra) => {
   ] as const)(
     'a host that declared %s: the question is declined upstream, nobody is asked, the log says so',
     async (_, declared, tool, mode) => {
-      const before = logs.length;
+      const before = setup.logs.length;
       await withHost(
         async () => ({ action: 'accept', content: { name: 'never' } }),
         async (host) => {
@@ -138,7 +117,7 @@ describe.each(combos)('host %s × upstream %s', (hostKind, upstreamEra) => {
         },
         declared,
       );
-      expect(logs.slice(before).join('\n')).toMatch(
+      expect(setup.logs.slice(before).join('\n')).toMatch(
         new RegExp(`declared no elicitation ${mode} mode: declined upstream`),
       );
     },

@@ -6,44 +6,22 @@
  * failed). Time is the test's clock: nothing here waits for real time to decide an outcome.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
-import {
-  startDualEraHttpServer,
-  type DualEraHttpServer,
-} from '../../mcp-bridge/src/__fixtures__/dualEraServer';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { useGatewayOverHttp } from './__fixtures__/gateway';
 import { runClockUntilSettled, useTestClock } from '../../mcp-bridge/src/__fixtures__/testClock';
 import { modernPost, openHost, textOf } from './__fixtures__/hosts';
-import { createGateway, serveHttp, type Gateway, type HttpEndpoint } from './index';
 
 const HOLD = 60_000;
 
 describe.each(['legacy', 'modern'] as const)('upstream %s', (upstreamEra) => {
-  let upstream: DualEraHttpServer;
-  let gateway: Gateway;
-  let endpoint: HttpEndpoint;
-  const logs: string[] = [];
-  beforeAll(async () => {
-    upstream = await startDualEraHttpServer();
-    gateway = await createGateway({
-      upstream: { url: upstream.url },
-      era: upstreamEra,
-      holdMs: HOLD,
-      log: (line) => logs.push(line),
-    });
-    endpoint = await serveHttp(gateway);
-  });
-  afterAll(async () => {
-    await endpoint.close();
-    await gateway.close();
-    await upstream.close();
-  });
+  const setup = useGatewayOverHttp(upstreamEra, { holdMs: HOLD });
   afterEach(() => {
     vi.useRealTimers();
   });
 
   /** What the upstream got after index `from`: answers to its pushes and cancellations. */
   const endsSeenUpstream = (from: number) =>
-    upstream.received
+    setup.upstream.received
       .slice(from)
       .map(({ message }) =>
         message.method === 'notifications/cancelled'
@@ -54,7 +32,7 @@ describe.each(['legacy', 'modern'] as const)('upstream %s', (upstreamEra) => {
       );
 
   test('a retry with the sealed state completes; the same state again is refused (-32602)', async () => {
-    const first = await modernPost(endpoint.url, 1, 'ask_form');
+    const first = await modernPost(setup.endpoint.url, 1, 'ask_form');
     expect(first.result).toMatchObject({
       resultType: 'input_required',
       inputRequests: { q1: { method: 'elicitation/create', params: { message: 'Who are you?' } } },
@@ -62,12 +40,12 @@ describe.each(['legacy', 'modern'] as const)('upstream %s', (upstreamEra) => {
     const requestState = first.result?.['requestState'];
     expect(typeof requestState).toBe('string');
     const answer = { q1: { action: 'accept', content: { name: 'Ada' } } };
-    const second = await modernPost(endpoint.url, 2, 'ask_form', {
+    const second = await modernPost(setup.endpoint.url, 2, 'ask_form', {
       inputResponses: answer,
       requestState,
     });
     expect(textOf(second.result)).toBe('accept:{"name":"Ada"}');
-    const replay = await modernPost(endpoint.url, 3, 'ask_form', {
+    const replay = await modernPost(setup.endpoint.url, 3, 'ask_form', {
       inputResponses: answer,
       requestState,
     });
@@ -86,15 +64,15 @@ describe.each(['legacy', 'modern'] as const)('upstream %s', (upstreamEra) => {
       },
     ],
   ])('a %s state is refused (-32602) and the held call stays answerable', async (_, forge) => {
-    const first = await modernPost(endpoint.url, 10, 'ask_form');
+    const first = await modernPost(setup.endpoint.url, 10, 'ask_form');
     const requestState = String(first.result?.['requestState']);
     const answer = { q1: { action: 'accept', content: { name: 'Eve' } } };
-    const forged = await modernPost(endpoint.url, 11, 'ask_form', {
+    const forged = await modernPost(setup.endpoint.url, 11, 'ask_form', {
       inputResponses: answer,
       requestState: forge(requestState),
     });
     expect(forged.error?.code).toBe(-32602);
-    const real = await modernPost(endpoint.url, 12, 'ask_form', {
+    const real = await modernPost(setup.endpoint.url, 12, 'ask_form', {
       inputResponses: answer,
       requestState,
     });
@@ -103,13 +81,13 @@ describe.each(['legacy', 'modern'] as const)('upstream %s', (upstreamEra) => {
 
   test('a held call that outlives its bound ends upstream, and its state is refused after', async () => {
     useTestClock();
-    const first = await runClockUntilSettled(modernPost(endpoint.url, 20, 'ask_form'), 10);
+    const first = await runClockUntilSettled(modernPost(setup.endpoint.url, 20, 'ask_form'), 10);
     expect(first.result?.['resultType']).toBe('input_required');
-    expect(gateway.held).toBe(1);
-    const mark = upstream.received.length;
+    expect(setup.gateway.held).toBe(1);
+    const mark = setup.upstream.received.length;
     await vi.advanceTimersByTimeAsync(HOLD);
-    expect(gateway.held).toBe(0);
-    expect(logs.at(-1)).toMatch(/expired after 60000 ms/);
+    expect(setup.gateway.held).toBe(0);
+    expect(setup.logs.at(-1)).toMatch(/expired after 60000 ms/);
     // A legacy upstream's push is answered cancel and its call cancelled; a modern upstream's loop
     // just ends (nothing is in flight between its legs): never a retry.
     await vi.waitFor(() => {
@@ -118,7 +96,7 @@ describe.each(['legacy', 'modern'] as const)('upstream %s', (upstreamEra) => {
     });
     expect(endsSeenUpstream(mark).some((end) => end.startsWith('retry'))).toBe(false);
     const late = await runClockUntilSettled(
-      modernPost(endpoint.url, 21, 'ask_form', {
+      modernPost(setup.endpoint.url, 21, 'ask_form', {
         inputResponses: { q1: { action: 'accept', content: { name: 'Late' } } },
         requestState: first.result?.['requestState'],
       }),
@@ -132,14 +110,14 @@ describe.each(['legacy', 'modern'] as const)('upstream %s', (upstreamEra) => {
     // The person never answers (the v1 SDK does not abort its handler on the withdrawal; what
     // the host receives is checked instead).
     const host = await runClockUntilSettled(
-      openHost('v1', { url: endpoint.url }, () => new Promise(() => undefined)),
+      openHost('v1', { url: setup.endpoint.url }, () => new Promise(() => undefined)),
       10,
     );
     try {
       const call = host.callTool('ask_form');
       call.catch(() => undefined);
       await vi.waitFor(() => expect(host.asked).toHaveLength(1));
-      const mark = upstream.received.length;
+      const mark = setup.upstream.received.length;
       await vi.advanceTimersByTimeAsync(HOLD);
       await expect(runClockUntilSettled(call, 10)).rejects.toThrow(
         /did not answer within 60000 ms/,
