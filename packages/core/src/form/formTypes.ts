@@ -2,6 +2,7 @@
  * Types of the restricted elicitation form schema (MCP `requestedSchema`): a flat object whose
  * properties are strings, numbers, integers, booleans, single-select or multi-select enums.
  */
+import type { FieldErrors } from '../waitforError';
 
 /** A value a form field holds. */
 export type FormValue = string | number | boolean | string[];
@@ -125,4 +126,4 @@ export interface FormAnswerOptions {
 
 /** The outcome of validateFormAnswer: the coerced value, or one message per offending field. */
 export type FormValidation =
-  { ok: true; value: Record<string, FormValue> } | { ok: false; errors: Record<string, string> };
+  { ok: true; value: Record<string, FormValue> } | { ok: false; errors: FieldErrors };
