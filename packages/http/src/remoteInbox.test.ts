@@ -9,6 +9,11 @@ import type { Host } from './__tests__/host';
 
 const ids = (inbox: RemoteInbox): string[] => inbox.getSnapshot().map((request) => request.id);
 
+/** Waits (on real I/O turns, not on a clock) until `done()` holds; a test's timeout ends a hang. */
+async function settled(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((resolve) => setImmediate(resolve));
+}
+
 describe.each(inboxKinds)('the remote inbox (Node fetch), with the $name', (kind) => {
   let host: Host;
   const remotes: RemoteInbox[] = [];
@@ -167,8 +172,11 @@ describe.each(inboxKinds)('the remote inbox (Node fetch), with the $name', (kind
     silent.close();
     await host.close();
 
-    // Heartbeats every 20 ms: the same client stays on its one stream well past its idle time.
+    // Heartbeats every 20 ms: the same client stays on its one stream well past its idle time. On a
+    // fake clock (the server's heartbeats and the client's idle timer both), moved 20 ms at a time
+    // and only after the last beat arrived, so a busy machine cannot stretch a gap past idleMs.
     host = await startHost(kind, { heartbeatMs: 20 });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     let streams = 0;
     let beats = 0;
     const live = createRemoteInbox({
@@ -192,8 +200,16 @@ describe.each(inboxKinds)('the remote inbox (Node fetch), with the $name', (kind
       },
     });
     remotes.push(live);
-    // 30 heartbeats are at least 600 ms, four idle periods.
-    await vi.waitFor(() => expect(beats).toBeGreaterThanOrEqual(30), { timeout: 20_000 });
+    try {
+      await settled(() => live.getConnectionState() === 'connected');
+      // 30 heartbeats are 600 ms of the clock, four idle periods.
+      for (let beat = 1; beat <= 30; beat++) {
+        await vi.advanceTimersByTimeAsync(20);
+        await settled(() => beats >= beat);
+      }
+    } finally {
+      vi.useRealTimers();
+    }
     expect(streams).toBe(1);
     expect(live.getConnectionState()).toBe('connected');
   });
