@@ -40,6 +40,7 @@ const publicPackageNames = [
   '@waitfor/http',
   '@waitfor/ai-sdk',
   '@waitfor/langgraph',
+  '@waitfor/gateway',
 ];
 
 type WorkspacePackage = { name: string; directory: string; manifest: Manifest };
