@@ -3,12 +3,7 @@
  * uses (code and types), so nothing here is part of any public API or installed on its own.
  */
 export { brandClass, brandError } from './errorBrand';
-export {
-  controllerBatch,
-  createController,
-  isAborted,
-  linkedController,
-} from './controller';
+export { controllerBatch, createController, isAborted, linkedController } from './controller';
 export type { ControllerLike, SignalLike } from './controller';
 export { isRecord } from './isRecord';
 export { createListeners, reportUncaught, type Listeners } from './listeners';
