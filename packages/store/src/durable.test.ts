@@ -40,7 +40,7 @@ const client = async () => {
     { waitFor: neverAsked.waitFor },
   );
   clients.push(opened);
-  return opened.client;
+  return opened.bridge;
 };
 
 describe.each([
