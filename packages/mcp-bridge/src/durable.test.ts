@@ -143,7 +143,9 @@ describe('durable suspension', () => {
         expect(BridgeError.isInstance(error) && error.code).toBe(code);
         // The per-field messages of an invalid form: on `errors`, as on every waitfor error.
         if (code === 'invalid_answer')
-          expect(BridgeError.isInstance(error) && Object.keys(error.errors ?? {})).toEqual(['name']);
+          expect(BridgeError.isInstance(error) && Object.keys(error.errors ?? {})).toEqual([
+            'name',
+          ]);
       }
       expect(server.received.length).toBe(from);
       const declined = await bridge.resume(suspension, [decline(request)]);

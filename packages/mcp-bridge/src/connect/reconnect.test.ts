@@ -4,7 +4,7 @@
  * kill ends with reason `connection_lost` (never left open).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import type { Answer, Request } from '@waitfor/core';
 import { accept } from '@waitfor/core';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -50,6 +50,23 @@ async function kill(process: ChildProcess): Promise<void> {
   process.kill('SIGKILL');
   await exited;
 }
+
+/**
+ * Kill the server and keep its port taken by a listener that drops every connection, so that no
+ * other test's server, started meanwhile on a port the system picks, can answer in its place.
+ */
+async function killAndHold(process: ChildProcess, port: number): Promise<void> {
+  await kill(process);
+  const holder = createServer((socket) => socket.destroy());
+  await new Promise<void>((resolve) => holder.listen(port, '127.0.0.1', resolve));
+  holders.push(holder);
+}
+const holders: Server[] = [];
+afterEach(async () => {
+  await Promise.all(
+    holders.splice(0).map((holder) => new Promise((resolve) => holder.close(resolve))),
+  );
+});
 
 const fast = { initialDelay: 20, maxDelay: 200, maxAttempts: 100 };
 
@@ -141,7 +158,7 @@ describe('connection state and reconnection (Streamable HTTP)', () => {
       },
     );
     connections.push(connection);
-    await kill(first.process);
+    await killAndHold(first.process, port);
     await expect(connection.listTools()).rejects.toThrow();
     await expect
       .poll(() => connection.state.getSnapshot().status, { timeout: 10_000 })
@@ -160,7 +177,7 @@ describe('connection state and reconnection (Streamable HTTP)', () => {
         waitFor: async (request) => accept(request),
       },
     );
-    await kill(first.process);
+    await killAndHold(first.process, port);
     await expect(connection.listTools()).rejects.toThrow();
     await expect.poll(() => connection.state.getSnapshot().status).toBe('reconnecting');
     await connection.close();
