@@ -8,6 +8,7 @@ import { benchOtelOverhead } from './otelOverhead';
 import { benchRoundConcurrency } from './roundConcurrency';
 import { benchSchemaScale } from './schemaScale';
 import { benchStoreFleet } from './storeFleet';
+import { benchTasksExtTasks } from './tasksExtTasks';
 import type { BenchResult } from './result';
 
 /**
@@ -26,4 +27,5 @@ export const benches: Record<string, () => Promise<BenchResult>> = {
   'http-inbox': benchHttpInbox,
   'store-fleet': benchStoreFleet,
   'store-queue': async () => (await import('./storeQueue')).benchStoreQueue(),
+  'tasks-ext-tasks': benchTasksExtTasks,
 };

@@ -13,6 +13,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import {
   createTaskSessionFromClient,
+  resultFromTaskOutcome,
   type ApplicationInputRequest,
   type ApplicationInputResult,
   type JsonRpcResponse,
@@ -70,6 +71,8 @@ export function fetchDispatch(url: string): RawClientDispatch {
 /** An ext-tasks session on the Tasks server at `url`. */
 export interface ExtTasksHost {
   session: TaskEnabledSession;
+  /** Call `tool` and settle it: the task it ran as, and the final tool result (thrown if not completed). */
+  call(tool: string, args?: Record<string, unknown>): Promise<{ taskId: string; result: unknown }>;
   close(): Promise<void>;
 }
 
@@ -91,6 +94,12 @@ export async function openExtTasks(
   });
   return {
     session,
+    call: async (tool, args = {}) => {
+      const execution = await session.callTool(tool, args as never);
+      if (execution.kind !== 'task') throw new Error(`${tool} did not run as a task`);
+      const { outcome } = await execution.settle();
+      return { taskId: execution.handle.taskId, result: resultFromTaskOutcome(outcome) };
+    },
     close: async () => {
       await session.close();
       await client.close();

@@ -8,7 +8,6 @@
  */
 import { existsSync } from 'node:fs';
 import type { ApplicationElicitResult } from '@modelcontextprotocol/ext-tasks/client';
-import { resultFromTaskOutcome } from '@modelcontextprotocol/ext-tasks/client';
 import type { Answer, Request } from '@waitfor/core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openExtTasks } from '../__fixtures__/extTasksHost';
@@ -90,11 +89,7 @@ async function throughExtTasks(tool: string) {
     return script[key] as never;
   });
   try {
-    const execution = await host.session.callTool(tool, {});
-    expect(execution.kind).toBe('task');
-    const taskId = execution.handle?.taskId ?? '';
-    const { outcome } = await execution.settle();
-    return { asked, taskId, result: resultFromTaskOutcome(outcome) };
+    return { asked, ...(await host.call(tool)) };
   } finally {
     await host.close();
   }
