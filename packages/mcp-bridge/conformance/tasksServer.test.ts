@@ -5,6 +5,7 @@
  * fixture's own tools (the ones no scenario calls) over raw JSON-RPC: what each asks, when, and what
  * reaches it.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -154,8 +155,6 @@ interface RpcOptions {
   headers?: Record<string, string | null>;
 }
 
-let nextId = 1;
-
 /** One stateless 2026-07-28 request, framed as SEP-2575 / SEP-2243 ask. */
 async function send(url: string, method: string, params: Json = {}, options: RpcOptions = {}) {
   const name = method.startsWith('tasks/') ? params.taskId : params.name;
@@ -173,7 +172,7 @@ async function send(url: string, method: string, params: Json = {}, options: Rpc
   const capabilities = options.tasks === false ? {} : { extensions: { [TASKS_EXTENSION]: {} } };
   const body = {
     jsonrpc: '2.0',
-    id: nextId++,
+    id: randomUUID(),
     method,
     params: {
       ...params,

@@ -319,80 +319,42 @@ const fixtureTools: Tool[] = [
   },
 ];
 
+const terminal = (task: Task) => ['completed', 'failed', 'cancelled'].includes(task.status);
+
+/** A job's failure as the task's JSON-RPC error. */
+const failureOf = (error: unknown) =>
+  error instanceof RpcError
+    ? { code: error.code, message: error.message }
+    : { code: -32603, message: String(error) };
+
 /** Task state and its transitions; the HTTP layer below only parses, checks and dispatches. */
-function createTaskTable(options: Required<Omit<TasksServerOptions, 'listen' | 'name'>>) {
-  const tasks = new Map<string, Task>();
-  const expiries = new Set<NodeJS.Timeout>();
+class TaskTable {
+  readonly tasks = new Map<string, Task>();
+  private readonly expiries = new Set<NodeJS.Timeout>();
 
-  const touch = (task: Task) => {
-    task.lastUpdatedAt = now();
-    for (const watcher of [...task.watchers]) watcher();
-  };
-  const view = (task: Task): Json => ({
-    taskId: task.taskId,
-    status: task.status,
-    ...(task.statusMessage === undefined ? {} : { statusMessage: task.statusMessage }),
-    createdAt: task.createdAt,
-    lastUpdatedAt: task.lastUpdatedAt,
-    ttlMs: options.ttl,
-    pollIntervalMs: options.pollInterval,
-    ...(task.status === 'input_required'
-      ? { inputRequests: Object.fromEntries(task.outstanding) }
-      : {}),
-    ...(task.status === 'completed' ? { result: task.result } : {}),
-    ...(task.status === 'failed' ? { error: task.error } : {}),
-  });
-  const terminal = (task: Task) => ['completed', 'failed', 'cancelled'].includes(task.status);
+  constructor(private readonly options: Required<Omit<TasksServerOptions, 'listen' | 'name'>>) {}
 
-  function settle(task: Task, end: Pick<Task, 'status' | 'result' | 'error' | 'statusMessage'>) {
-    if (terminal(task)) return;
-    Object.assign(task, end);
-    task.outstanding.clear();
-    task.answer.clear();
-    task.controller.abort(new Error(`task ${end.status}`));
-    touch(task);
-    const expiry = setTimeout(() => {
-      expiries.delete(expiry);
-      tasks.delete(task.taskId);
-    }, options.ttl);
-    expiry.unref();
-    expiries.add(expiry);
-  }
-
-  function outstanding(task: Task, key: string, request: Json) {
-    if (task.controller.signal.aborted) throw task.controller.signal.reason;
-    task.outstanding.set(key, request);
-    task.status = 'input_required';
-    touch(task);
-  }
-
-  function context(task: Task, args: Json): JobContext {
-    const signal = task.controller.signal;
-    const ended = () =>
-      new Promise<never>((_, reject) => {
-        signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
-      });
+  /** The DetailedTask of `task` (tasks/get, notifications/tasks), without `resultType`. */
+  view(task: Task): Json {
     return {
       taskId: task.taskId,
-      args,
-      signal,
-      ask: (key, request) => {
-        outstanding(task, key, request);
-        return Promise.race([
-          new Promise<Json>((resolve) => task.answer.set(key, resolve)),
-          ended(),
-        ]);
-      },
-      hold: (key, request) => {
-        outstanding(task, key, request);
-        return ended();
-      },
-      sleep: (ms) => sleep(ms, signal),
+      status: task.status,
+      ...(task.statusMessage === undefined ? {} : { statusMessage: task.statusMessage }),
+      createdAt: task.createdAt,
+      lastUpdatedAt: task.lastUpdatedAt,
+      ttlMs: this.options.ttl,
+      pollIntervalMs: this.options.pollInterval,
+      ...(task.status === 'input_required'
+        ? { inputRequests: Object.fromEntries(task.outstanding) }
+        : {}),
+      ...(task.status === 'completed' ? { result: task.result } : {}),
+      ...(task.status === 'failed' ? { error: task.error } : {}),
     };
   }
 
-  function create(tool: Tool, args: Json): Task {
-    if (tasks.size >= options.maxTasks) throw new RpcError(-32603, 'Too many tasks');
+  /** A new task running `tool`; visible to tasks/get before this returns. */
+  create(tool: Tool, args: Json): Task {
+    if (this.tasks.size >= this.options.maxTasks) throw new RpcError(-32603, 'Too many tasks');
     const at = now();
     const task: Task = {
       taskId: randomBytes(16).toString('hex'),
@@ -404,19 +366,13 @@ function createTaskTable(options: Required<Omit<TasksServerOptions, 'listen' | '
       controller: new AbortController(),
       watchers: new Set(),
     };
-    tasks.set(task.taskId, task);
-    // Started after the CreateTaskResult is built: the task is already visible to tasks/get.
+    this.tasks.set(task.taskId, task);
     setImmediate(() => {
-      tool.run(context(task, args)).then(
-        (result) =>
-          settle(task, { status: 'completed', result: { ...result, resultType: 'complete' } }),
+      tool.run(this.context(task, args)).then(
+        (result) => this.finish(task, result),
         (error: unknown) => {
-          if (terminal(task)) return;
-          const failure =
-            error instanceof RpcError
-              ? { code: error.code, message: error.message }
-              : { code: -32603, message: String(error) };
-          settle(task, { status: 'failed', error: failure, statusMessage: failure.message });
+          const failure = failureOf(error);
+          this.settle(task, { status: 'failed', error: failure, statusMessage: failure.message });
         },
       );
     });
@@ -424,7 +380,7 @@ function createTaskTable(options: Required<Omit<TasksServerOptions, 'listen' | '
   }
 
   /** Deliver the answers for outstanding keys; any other key is ignored (SEP-2663). */
-  function update(task: Task, responses: Json) {
+  update(task: Task, responses: Json): void {
     for (const key of Object.keys(responses).slice(0, limits.responseKeys)) {
       const resolve = task.answer.get(key);
       const response = responses[key];
@@ -432,39 +388,85 @@ function createTaskTable(options: Required<Omit<TasksServerOptions, 'listen' | '
       task.answer.delete(key);
       task.outstanding.delete(key);
       if (task.outstanding.size === 0) task.status = 'working';
-      touch(task);
+      this.touch(task);
       resolve(response);
     }
   }
 
-  const find = (taskId: unknown): Task => {
+  find(taskId: unknown): Task {
     if (typeof taskId !== 'string' || taskId.length > limits.taskIdLength) {
       throw new RpcError(-32602, 'taskId must be a string of at most 128 characters');
     }
-    const task = tasks.get(taskId);
+    const task = this.tasks.get(taskId);
     if (task === undefined) throw new RpcError(-32602, 'Failed to retrieve task: Task not found');
     return task;
-  };
+  }
 
-  return {
-    tasks,
-    view,
-    terminal,
-    create,
-    update,
-    find,
-    cancel: (task: Task) => settle(task, { status: 'cancelled', statusMessage: 'Cancelled' }),
-    finish: (task: Task, result: Json) =>
-      settle(task, { status: 'completed', result: { ...result, resultType: 'complete' } }),
-    close() {
-      for (const task of tasks.values()) task.controller.abort(new Error('server closed'));
-      for (const expiry of expiries) clearTimeout(expiry);
-      tasks.clear();
-    },
-  };
+  cancel(task: Task): void {
+    this.settle(task, { status: 'cancelled', statusMessage: 'Cancelled' });
+  }
+
+  finish(task: Task, result: Json): void {
+    this.settle(task, { status: 'completed', result: { ...result, resultType: 'complete' } });
+  }
+
+  close(): void {
+    for (const task of this.tasks.values()) task.controller.abort(new Error('server closed'));
+    for (const expiry of this.expiries) clearTimeout(expiry);
+    this.tasks.clear();
+  }
+
+  private touch(task: Task): void {
+    task.lastUpdatedAt = now();
+    for (const watcher of [...task.watchers]) watcher();
+  }
+
+  /** End a task once (later ends are ignored) and forget it `ttl` ms later. */
+  private settle(task: Task, end: Pick<Task, 'status' | 'result' | 'error' | 'statusMessage'>) {
+    if (terminal(task)) return;
+    Object.assign(task, end);
+    task.outstanding.clear();
+    task.answer.clear();
+    task.controller.abort(new Error(`task ${end.status}`));
+    this.touch(task);
+    const expiry = setTimeout(() => {
+      this.expiries.delete(expiry);
+      this.tasks.delete(task.taskId);
+    }, this.options.ttl);
+    expiry.unref();
+    this.expiries.add(expiry);
+  }
+
+  private outstanding(task: Task, key: string, request: Json): void {
+    if (task.controller.signal.aborted) throw task.controller.signal.reason;
+    task.outstanding.set(key, request);
+    task.status = 'input_required';
+    this.touch(task);
+  }
+
+  private context(task: Task, args: Json): JobContext {
+    const signal = task.controller.signal;
+    const ended = () =>
+      new Promise<never>((_, reject) => {
+        signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+      });
+    return {
+      taskId: task.taskId,
+      args,
+      signal,
+      ask: (key, request) => {
+        this.outstanding(task, key, request);
+        const answered = new Promise<Json>((resolve) => task.answer.set(key, resolve));
+        return Promise.race([answered, ended()]);
+      },
+      hold: (key, request) => {
+        this.outstanding(task, key, request);
+        return ended();
+      },
+      sleep: (ms) => sleep(ms, signal),
+    };
+  }
 }
-
-type TaskTable = ReturnType<typeof createTaskTable>;
 
 /** The name SEP-2243 (and SEP-2663 for tasks/*) mirrors into `Mcp-Name`, if the method has one. */
 function routedName(method: string, params: Json): unknown {
@@ -592,7 +594,7 @@ function taskMethod(table: TaskTable, method: string, params: Json): Json {
     table.update(task, responses);
     return complete();
   }
-  if (!table.terminal(task)) table.cancel(task);
+  if (!terminal(task)) table.cancel(task);
   return complete();
 }
 
@@ -662,7 +664,7 @@ function listen(
     streams.delete(response);
   };
   const endIfDone = () => {
-    if (!tasks.every((task) => table.terminal(task)) || response.writableEnded) return;
+    if (!tasks.every(terminal) || response.writableEnded) return;
     stop();
     write({ id, result: complete({ _meta: { 'io.modelcontextprotocol/subscriptionId': id } }) });
     response.end();
@@ -722,7 +724,7 @@ function headersOf(request: IncomingMessage): Record<string, string> {
 
 /** Start the fixture over Streamable HTTP on 127.0.0.1 with an ephemeral port. */
 export async function startTasksServer(options: TasksServerOptions = {}): Promise<TasksServer> {
-  const table = createTaskTable({
+  const table = new TaskTable({
     pollInterval: Math.max(1, Math.round(options.pollInterval ?? 100)),
     ttl: Math.max(1, Math.round(options.ttl ?? 300_000)),
     maxTasks: options.maxTasks ?? 1000,

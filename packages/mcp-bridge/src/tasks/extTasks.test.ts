@@ -63,6 +63,33 @@ function answersReceived(server: TasksServer, taskId: string): Record<string, Js
   return received;
 }
 
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((settle) => (resolve = settle));
+  return { promise, resolve };
+}
+
+const updatesAfter = (server: TasksServer, from: number, taskId: string) =>
+  server.log
+    .slice(from)
+    .filter((entry) => entry.method === 'tasks/update' && entry.params.taskId === taskId);
+
+/**
+ * ext-tasks on `hold`, cancelled by the server while its question is open: the handler is held
+ * until `release` resolves (the person answers late). Resolves once the question is asked.
+ */
+async function holdThroughExtTasks(release: Promise<void>) {
+  const asked = deferred<{ taskId: string; signal: AbortSignal | undefined }>();
+  const host = await openExtTasks(server.url, async (_request, context) => {
+    asked.resolve({ taskId: context.taskId ?? '', signal: context.signal });
+    await release;
+    return { action: 'cancel' } as never;
+  });
+  const execution = await host.session.callTool('hold', {});
+  const settled = execution.settle().finally(() => host.close());
+  return { ...(await asked.promise), settled };
+}
+
 const byKey = (asked: Asked[]) => [...asked].sort((x, y) => x.key.localeCompare(y.key));
 const textOf = (result: unknown) =>
   ((result as { content?: Array<{ text?: string }> }).content ?? [])[0]?.text;
@@ -140,6 +167,17 @@ describe('ext-tasks 0.2.2 on the Tasks fixture (the reference half)', () => {
       expect(textOf(ext.result)).toMatch(/=/);
     },
   );
+
+  test('hold, cancelled by the server while its question is open: ext-tasks leaves the question open and later sends its answer to the cancelled task', async () => {
+    const release = deferred<void>();
+    const ext = await holdThroughExtTasks(release.promise);
+    server.cancelTask(ext.taskId);
+    const cancelledAt = server.log.length;
+    release.resolve();
+    const { outcome } = await ext.settled;
+    expect(outcome.status).toBe('cancelled');
+    expect(updatesAfter(server, cancelledAt, ext.taskId)).toHaveLength(1);
+  });
 });
 
 // waitfor's task driver (src/tasks/modern.ts, helper T2) lands separately: until it is in this tree,
@@ -169,4 +207,39 @@ describe.skipIf(!waitforTasks)('waitfor and ext-tasks side by side on the Tasks 
       expect(textOf(ours.result)).toBe(textOf(ext.result));
     },
   );
+
+  test('hold, cancelled by the server while its question is open: waitfor ends the question and tells the person; ext-tasks does not', async () => {
+    const release = deferred<void>();
+    const ext = await holdThroughExtTasks(release.promise);
+    const asked = deferred<{ taskId: string; signal: AbortSignal | undefined }>();
+    const connection = await connect(
+      { url: server.url },
+      {
+        era: 'modern',
+        waitFor: (request, context) => {
+          const origin = (request.data?.origin ?? {}) as Json;
+          asked.resolve({ taskId: String(origin.taskId), signal: context?.signal as AbortSignal });
+          return new Promise<Answer>(() => {});
+        },
+      },
+    );
+    try {
+      const call = connection.callTool({ name: 'hold', arguments: {} });
+      const ours = await asked.promise;
+      const cancelledAt = server.log.length;
+      server.cancelTask(ours.taskId);
+      server.cancelTask(ext.taskId);
+      await expect(call).rejects.toMatchObject({ code: 'task_cancelled' });
+      // waitfor's question ended with a reason for the person, and no answer went to the task.
+      expect(ours.signal?.aborted).toBe(true);
+      expect(String(ours.signal?.reason)).toMatch(/cancel/i);
+      expect(updatesAfter(server, cancelledAt, ours.taskId)).toEqual([]);
+      // By then ext-tasks' question is still open: its handler was never told.
+      expect(ext.signal?.aborted).toBe(false);
+    } finally {
+      release.resolve();
+      await ext.settled;
+      await connection.close();
+    }
+  });
 });
