@@ -6,7 +6,6 @@
  * answers reach the server (compared on the server's own log of `tasks/update`), and both callers
  * get the same final result.
  */
-import { existsSync } from 'node:fs';
 import type { ApplicationElicitResult } from '@modelcontextprotocol/ext-tasks/client';
 import type { Answer, Request } from '@waitfor/core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -38,7 +37,7 @@ function answerOf(request: Request, key: string): Answer {
   };
 }
 
-/** One question as the person saw it, in the terms both requesters share. */
+/** One question as the person saw it, in the terms both requesters share (a URL names its task). */
 interface Asked {
   key: string;
   prompt: string;
@@ -111,7 +110,9 @@ async function throughExtTasks(tool: string) {
     asked.push({
       key,
       prompt: String(params.message),
-      ...(params.mode === 'url' ? { url: String(params.url) } : { schema: params.requestedSchema }),
+      ...(params.mode === 'url'
+        ? { url: String(params.url).replace(context.taskId ?? '', '<task>') }
+        : { schema: params.requestedSchema }),
     });
     return script[key] as never;
   });
@@ -137,7 +138,9 @@ async function throughWaitfor(tool: string) {
         asked.push({
           key,
           prompt: request.prompt,
-          ...(request.url === undefined ? { schema: request.data?.schema } : { url: request.url }),
+          ...(request.url === undefined
+            ? { schema: request.data?.schema }
+            : { url: request.url.replace(String(origin.taskId), '<task>') }),
         });
         return answerOf(request, key);
       },
@@ -180,11 +183,7 @@ describe('ext-tasks 0.2.2 on the Tasks fixture (the reference half)', () => {
   });
 });
 
-// waitfor's task driver (src/tasks/modern.ts, helper T2) lands separately: until it is in this tree,
-// only the ext-tasks half above runs.
-const waitforTasks = existsSync(new URL('./modern.ts', import.meta.url));
-
-describe.skipIf(!waitforTasks)('waitfor and ext-tasks side by side on the Tasks fixture', () => {
+describe('waitfor and ext-tasks side by side on the Tasks fixture', () => {
   test.for(tools)(
     '%s: every question ext-tasks delivers, waitfor delivers; same answers reach the server',
     async (tool) => {
