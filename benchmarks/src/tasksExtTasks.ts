@@ -2,10 +2,12 @@
  * Tasks: how soon a person's answer acts, waitfor against the official requester
  * `@modelcontextprotocol/ext-tasks` 0.2.2, on one 2026-07-28 Tasks server (the conformance-checked
  * fixture of the bridge's tests) in one run. Each call is `ask_region` (one form key): the person
- * answers at once, and two latencies are taken from that moment — until the server has received
- * the `tasks/update` carrying it (its own log's clock, same process), and until the caller holds the
- * task's final result (which needs the next poll after the task completes). Calls alternate between
- * the two requesters, run by run in alternating order, on connections opened once.
+ * answers — at once (in the same turn as the question arrives), or after a 20 ms pause, as a person
+ * or a policy answering later would — and two latencies are taken from that moment: until the
+ * server has received the `tasks/update` carrying it (its own log's clock, same process), and until
+ * the caller holds the task's final result (which needs the next poll after the task completes).
+ * Calls alternate between the two requesters, run by run in alternating order, on connections
+ * opened once.
  */
 import type { WaitFor } from '@waitfor/core';
 import { connect } from '@waitfor/mcp-bridge/node';
@@ -19,11 +21,13 @@ import {
 } from '../../packages/mcp-bridge/src/__fixtures__/tasksServer';
 import { ms, times } from './format';
 import type { BenchResult, Figure } from './result';
-import { collectGarbage, median, now } from './stats';
+import { collectGarbage, median, now, sleep } from './stats';
 
 /** Runs, and calls per requester per run. */
 export const RUNS = 7;
-export const CALLS_PER_RUN = 8;
+export const CALLS_PER_RUN = 6;
+/** How long the person takes: at once, and after a pause. */
+export const THINK_MS = [0, 20] as const;
 /** The fixture's `pollIntervalMs` (the bridge's lower bound): both requesters poll at it. */
 const POLL_MS = 50;
 const TOOL = 'ask_region';
@@ -55,10 +59,13 @@ function sampleOf(server: TasksServer, answered: Answered, taskId: string, doneA
 const textOf = (result: unknown) =>
   ((result as { content?: Array<{ text?: string }> }).content ?? [])[0]?.text;
 
-/** The two requesters, each set up once: `call()` runs one ask_region and returns its sample. */
+/** The two requesters, each set up once; each call runs one ask_region, answered after `think` ms. */
 async function requesters(server: TasksServer) {
   const answered: Answered = new Map();
+  let think = 0;
+  const pause = () => (think > 0 ? sleep(think) : undefined);
   const extAnswer: ExtInputHandler = async (_request, context) => {
+    await pause();
     answered.set(context.taskId ?? '', now());
     return { action: 'accept', content: { region: 'eu-west' } } as never;
   };
@@ -66,6 +73,7 @@ async function requesters(server: TasksServer) {
   let waitforTask = '';
   const waitFor: WaitFor = async (request) => {
     waitforTask = String((request.data?.origin as { taskId?: string } | undefined)?.taskId);
+    await pause();
     answered.set(waitforTask, now());
     return { id: request.id, ok: true, data: { region: 'eu-west' } };
   };
@@ -74,6 +82,7 @@ async function requesters(server: TasksServer) {
     if (textOf(result) !== EXPECTED) throw new Error(`Unexpected result ${JSON.stringify(result)}`);
   };
   return {
+    think: (ms: number) => void (think = ms),
     'ext-tasks': async (): Promise<Sample> => {
       const { taskId, result } = await ext.call(TOOL);
       const doneAt = now();
@@ -98,16 +107,18 @@ async function requesters(server: TasksServer) {
 
 type Variant = 'waitfor' | 'ext-tasks';
 
-function figures(samples: Record<Variant, Sample[]>): { figures: Figure[]; notes: string[] } {
-  const out: Figure[] = [];
-  const notes: string[] = [];
+type Samples = Record<`${Variant}:${number}`, Sample[]>;
+
+function figures(samples: Samples, thinkMs: number, out: Figure[], notes: string[]): void {
   const runs = RUNS * CALLS_PER_RUN;
-  for (const [what, label] of [
+  const when = thinkMs === 0 ? 'answered at once' : `answered after ${thinkMs} ms`;
+  for (const [what, step] of [
     ['update', 'answer → tasks/update received'],
     ['result', 'answer → task result returned'],
   ] as const) {
-    const ours = median(samples.waitfor.map((sample) => sample[what]));
-    const theirs = median(samples['ext-tasks'].map((sample) => sample[what]));
+    const label = `${step} (${when})`;
+    const ours = median(samples[`waitfor:${thinkMs}`]!.map((sample) => sample[what]));
+    const theirs = median(samples[`ext-tasks:${thinkMs}`]!.map((sample) => sample[what]));
     const ratio = ours / theirs;
     out.push({
       name: `${label}: waitfor ÷ ext-tasks`,
@@ -123,14 +134,13 @@ function figures(samples: Record<Variant, Sample[]>): { figures: Figure[]; notes
       );
     }
   }
-  return { figures: out, notes };
 }
 
 /** Run the Tasks comparison. */
 export async function benchTasksExtTasks(): Promise<BenchResult> {
   const server = await startTasksServer({ pollInterval: POLL_MS });
   const variants = await requesters(server);
-  const samples: Record<Variant, Sample[]> = { waitfor: [], 'ext-tasks': [] };
+  const samples = {} as Samples;
   try {
     // Warm-up, not counted.
     await variants.waitfor();
@@ -138,22 +148,32 @@ export async function benchTasksExtTasks(): Promise<BenchResult> {
     for (let run = 0; run < RUNS; run++) {
       collectGarbage();
       const order: Variant[] = run % 2 === 0 ? ['waitfor', 'ext-tasks'] : ['ext-tasks', 'waitfor'];
-      for (let call = 0; call < CALLS_PER_RUN; call++) {
-        for (const variant of order) samples[variant].push(await variants[variant]());
+      for (const thinkMs of run % 2 === 0 ? THINK_MS : [...THINK_MS].reverse()) {
+        variants.think(thinkMs);
+        for (let call = 0; call < CALLS_PER_RUN; call++) {
+          for (const variant of order) {
+            (samples[`${variant}:${thinkMs}`] ??= []).push(await variants[variant]());
+          }
+        }
       }
     }
   } finally {
     await variants.close();
     await server.close();
   }
+  const out: Figure[] = [];
+  const notes: string[] = [];
+  for (const thinkMs of THINK_MS) figures(samples, thinkMs, out, notes);
   return {
     id: 'tasks-ext-tasks',
     title: 'Tasks: answer → tasks/update and → result, waitfor vs ext-tasks 0.2.2',
     method:
       `One 2026-07-28 Tasks server (the fixture that passes the conformance suite's tasks-* ` +
-      `scenarios) polled at ${POLL_MS} ms; ${TOOL} (one form key) answered at once; ${RUNS} runs × ` +
-      `${CALLS_PER_RUN} calls per requester, interleaved, connections opened once; medians of the ` +
+      `scenarios) polled at ${POLL_MS} ms; ${TOOL} (one form key) answered at once and after ` +
+      `${THINK_MS[1]} ms; ${RUNS} runs × ${CALLS_PER_RUN} calls per requester and pause, ` +
+      `interleaved, connections opened once; medians of the ` +
       `time from the answer to the server's receipt of its tasks/update and to the caller's result.`,
-    ...figures(samples),
+    figures: out,
+    notes,
   };
 }
