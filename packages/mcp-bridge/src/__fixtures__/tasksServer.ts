@@ -52,6 +52,7 @@ const limits = {
   bodyBytes: 1024 * 1024,
   taskIdLength: 128,
   log: 10_000,
+  logBytes: 16 * 1024 * 1024,
   responseKeys: 64,
   listenTaskIds: 64,
   sleepMs: 600_000,
@@ -85,7 +86,7 @@ export interface TasksLogEntry {
 export interface TasksServer {
   /** The MCP endpoint, e.g. http://127.0.0.1:PORT/mcp */
   url: string;
-  /** Every `tasks/*` request received so far, in arrival order (the oldest dropped past 10 000). */
+  /** Every `tasks/*` request received so far, in arrival order (the oldest dropped past 10 000 or 16 MiB of bodies). */
   log: TasksLogEntry[];
   /** Cancel a task from the server side (it ends `cancelled`); throws for an unknown task. */
   cancelTask(taskId: string): void;
@@ -495,7 +496,7 @@ function checkEnvelope(request: IncomingMessage, method: string, params: Json): 
       'Unsupported protocol version',
       {
         supported: [protocolVersion],
-        requested: String(requested ?? header(request, 'mcp-protocol-version')),
+        requested: String(requested ?? header(request, 'mcp-protocol-version')).slice(0, 64),
       },
       400,
     );
@@ -722,6 +723,54 @@ function headersOf(request: IncomingMessage): Record<string, string> {
   );
 }
 
+/** The log of `tasks/*` requests, bounded by count and by the bytes of the bodies it keeps. */
+function requestLog() {
+  const entries: TasksLogEntry[] = [];
+  const sizes: number[] = [];
+  let bytes = 0;
+  return {
+    entries,
+    record(request: IncomingMessage, method: string, params: Json, size: number) {
+      entries.push({ method, params, headers: headersOf(request), at: performance.now() });
+      sizes.push(size);
+      bytes += size;
+      while (entries.length > limits.log || bytes > limits.logBytes) {
+        entries.shift();
+        bytes -= sizes.shift() ?? 0;
+      }
+    },
+  };
+}
+
+type Parsed =
+  | { kind: 'request'; id: string | number; method: string; params: Json }
+  | { kind: 'notification' }
+  | { kind: 'refused'; status: number; body: Json };
+
+/** A POSTed body as one JSON-RPC message (a 2026-07-28 request is never a batch). */
+function parseMessage(raw: string): Parsed {
+  const refuse = (status: number, code: number, message: string): Parsed => ({
+    kind: 'refused',
+    status,
+    body: rpcError(null, new RpcError(code, message)),
+  });
+  let message: unknown;
+  try {
+    message = JSON.parse(raw);
+  } catch {
+    return refuse(400, -32700, 'Parse error');
+  }
+  if (!isRecord(message) || message.jsonrpc !== '2.0' || typeof message.method !== 'string') {
+    return refuse(400, -32600, 'Invalid request');
+  }
+  if (!Object.hasOwn(message, 'id')) return { kind: 'notification' };
+  const { id, method } = message;
+  if (typeof id !== 'string' && typeof id !== 'number') {
+    return refuse(400, -32600, 'Invalid request id');
+  }
+  return { kind: 'request', id, method, params: isRecord(message.params) ? message.params : {} };
+}
+
 /** Start the fixture over Streamable HTTP on 127.0.0.1 with an ephemeral port. */
 export async function startTasksServer(options: TasksServerOptions = {}): Promise<TasksServer> {
   const table = new TaskTable({
@@ -735,7 +784,7 @@ export async function startTasksServer(options: TasksServerOptions = {}): Promis
       version: '1.0.0',
     },
   };
-  const log: TasksLogEntry[] = [];
+  const log = requestLog();
   const streams = new Set<ServerResponse>();
   const closing = new AbortController();
 
@@ -747,25 +796,11 @@ export async function startTasksServer(options: TasksServerOptions = {}): Promis
     if (raw === undefined) {
       return send(response, 413, rpcError(null, new RpcError(-32600, 'Request body too large')));
     }
-    let message: unknown;
-    try {
-      message = JSON.parse(raw);
-    } catch {
-      return send(response, 400, rpcError(null, new RpcError(-32700, 'Parse error')));
-    }
-    if (!isRecord(message) || message.jsonrpc !== '2.0' || typeof message.method !== 'string') {
-      return send(response, 400, rpcError(null, new RpcError(-32600, 'Invalid request')));
-    }
-    if (!Object.hasOwn(message, 'id')) return send(response, 202);
-    const { id, method } = message;
-    if (typeof id !== 'string' && typeof id !== 'number') {
-      return send(response, 400, rpcError(null, new RpcError(-32600, 'Invalid request id')));
-    }
-    const params = isRecord(message.params) ? message.params : {};
-    if (method.startsWith('tasks/')) {
-      log.push({ method, params, headers: headersOf(request), at: performance.now() });
-      if (log.length > limits.log) log.shift();
-    }
+    const parsed = parseMessage(raw);
+    if (parsed.kind === 'refused') return send(response, parsed.status, parsed.body);
+    if (parsed.kind === 'notification') return send(response, 202);
+    const { id, method, params } = parsed;
+    if (method.startsWith('tasks/')) log.record(request, method, params, raw.length);
     try {
       checkEnvelope(request, method, params);
       if (method === 'subscriptions/listen' && options.listen === true) {
@@ -786,7 +821,7 @@ export async function startTasksServer(options: TasksServerOptions = {}): Promis
   const { port } = http.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/mcp`,
-    log,
+    log: log.entries,
     cancelTask: (taskId) => table.cancel(table.find(taskId)),
     finishTask: (taskId, result) => table.finish(table.find(taskId), result),
     close: async () => {
