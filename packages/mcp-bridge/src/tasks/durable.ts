@@ -14,7 +14,7 @@ import { BridgeError, toBridgeError } from '../bridgeError';
 import { serverIdOf } from '../bridgeState';
 import type { CallSettings } from '../callOptions';
 import { checkParsed } from '../askPerson';
-import { assertServable, resolveRound } from '../eras/modern/round';
+import { assertServable, resolveRound } from '../inputRound';
 import type { BridgeLimits } from '../limits';
 import type { DurableOutcome, InputRequest, TaskSuspension } from '../types';
 import { finalResult, roundOf, type TaskRun } from './modern';

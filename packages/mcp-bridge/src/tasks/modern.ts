@@ -26,7 +26,7 @@ import {
   assertServable,
   parseInputRequests,
   type RoundContext,
-} from '../eras/modern/round';
+} from '../inputRound';
 import type { BridgeLimits } from '../limits';
 import type { InputRequest, TaskState, TaskStatus } from '../types';
 import type { TaskDriver } from './types';

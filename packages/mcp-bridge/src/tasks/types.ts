@@ -4,7 +4,7 @@
  */
 import type { AbortSignalLike } from '@waitfor/core';
 import type { CallOptions } from '../callOptions';
-import type { CallJob } from '../eras/era';
+import type { CallJob } from '../callJob';
 import type { TaskStatus } from '../types';
 
 /** A task the host holds: wait for its result (asking its questions), cancel it, read its status. */
