@@ -29,6 +29,7 @@ import {
 } from '../inputRound';
 import type { BridgeLimits } from '../limits';
 import type { InputRequest, TaskState, TaskStatus } from '../types';
+import { listenTask } from './listen';
 import type { TaskDriver } from './types';
 import { boundedPoll, isTerminal, KeyBook, pollTask, type Watch } from './watch';
 
@@ -115,6 +116,7 @@ export function modernTaskDriver(
       ),
     update: async (taskId, responses, signal) =>
       void (await send('tasks/update', { taskId, inputResponses: responses }, signal)),
+    listen: (taskId) => listenTask(port, taskId, (value) => parseTaskStatus(value, limits, taskId)),
     cancel: async (taskId, signal) =>
       void (await send('tasks/cancel', { taskId: checkTaskId(taskId, limits) }, signal)),
   };
@@ -294,6 +296,7 @@ export async function runTask(
     round: 0,
     maxRounds: run.maxRounds,
     signal: scope.signal,
+    stream: driver.listen?.(taskId),
   };
   try {
     const last = await pollTask(watch, run.first, (status, change) => {
@@ -310,6 +313,7 @@ export async function runTask(
     if (signal?.aborted === true) driver.cancel(taskId).catch(() => undefined);
     throw toBridgeError(error, signal);
   } finally {
+    watch.stream?.close();
     scope.dispose();
   }
 }

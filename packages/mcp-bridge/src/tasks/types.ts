@@ -6,6 +6,7 @@ import type { AbortSignalLike } from '@waitfor/core';
 import type { CallOptions } from '../callOptions';
 import type { CallJob } from '../callJob';
 import type { TaskStatus } from '../types';
+import type { TaskStream } from './listen';
 
 /** A task the host holds: wait for its result (asking its questions), cancel it, read its status. */
 export interface TaskHandle {
@@ -54,4 +55,6 @@ export interface TaskDriver {
   ): Promise<void>;
   cancel(taskId: string, signal?: AbortSignalLike): Promise<void>;
   list?(signal?: AbortSignalLike): Promise<TaskStatus[]>;
+  /** The task's status stream, where the revision has one (2026-07-28: subscriptions/listen). */
+  listen?(taskId: string): TaskStream;
 }
