@@ -45,6 +45,27 @@ const statuses: Record<string, (polls: number) => Json> = {
   no_result: () => ({ status: 'completed' }),
 };
 
+/** A well-behaved task asking the host's sampling handler: completed once its key was answered. */
+const sampled = new Map<string, unknown>();
+statuses['ask_sampling'] = () =>
+  sampled.has('llm')
+    ? {
+        status: 'completed',
+        result: { content: [{ type: 'text', text: JSON.stringify(sampled.get('llm')) }] },
+      }
+    : {
+        status: 'input_required',
+        inputRequests: {
+          llm: {
+            method: 'sampling/createMessage',
+            params: {
+              messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }],
+              maxTokens: 5,
+            },
+          },
+        },
+      };
+
 /** The hostile server: records every tasks/* request. */
 async function startHostileTasks() {
   const log: Array<{ method: string; params: Json }> = [];
@@ -72,6 +93,9 @@ async function startHostileTasks() {
     if (method.startsWith('tasks/')) {
       log.push({ method, params });
       const taskId = String(params['taskId']);
+      if (method === 'tasks/update')
+        for (const [key, value] of Object.entries(params['inputResponses'] as Json))
+          sampled.set(key, value);
       if (method !== 'tasks/get') return {};
       const count = polls.get(taskId) ?? 0;
       polls.set(taskId, count + 1);
@@ -170,6 +194,37 @@ describe('hostile task statuses', () => {
       expect(error.code).toBe('invalid_params');
       expect(error.message).toMatch(/taskId is past the limit of 256/);
       expect(server.log.length).toBe(before);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('host-handled inputRequests of a task', () => {
+  it('a sampling inputRequest goes to the host’s sampling handler, its result sent with tasks/update', async () => {
+    const origins: unknown[] = [];
+    const client = await openClient(
+      'v2-modern',
+      'http',
+      { url: server.url },
+      {
+        waitFor: scriptedPerson(accept).waitFor,
+        sampling: async (_params, context) => {
+          origins.push(context.origin);
+          return { role: 'assistant', content: { type: 'text', text: 'hello' }, model: 'm' };
+        },
+      },
+    );
+    try {
+      const result = await client.bridge.callTool({ name: 'ask_sampling' });
+      expect(
+        JSON.parse((result as { content: Array<{ text: string }> }).content[0]!.text),
+      ).toMatchObject({
+        content: { text: 'hello' },
+      });
+      expect(origins).toEqual([
+        expect.objectContaining({ taskId: 'ask_sampling', inputKey: 'llm' }),
+      ]);
     } finally {
       await client.close();
     }

@@ -178,6 +178,39 @@ describe('the questions of a task', () => {
     }
   });
 
+  it('re-asks an invalid form under a fresh id and sends only the valid answer', async () => {
+    const person = scriptedPerson((request, index) =>
+      accept(request, index === 0 ? {} : { region: 'eu' }),
+    );
+    const client = await open(person.waitFor);
+    try {
+      expect(textOf(await client.bridge.callTool({ name: 'ask_region' }))).toBe('region=eu');
+      expect(person.seen).toHaveLength(2);
+      expect(person.seen[1]!.id).not.toBe(person.seen[0]!.id);
+      expect(person.seen[1]!.data!.errors).toBeDefined();
+      expect(logOf(person.seen[0]!.data!.origin!.taskId, 'tasks/update')).toHaveLength(1);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('the caller’s abort ends the call, its question, and asks the server to cancel the task', async () => {
+    const person = heldPerson();
+    const client = await open(person.waitFor);
+    try {
+      const controller = new AbortController();
+      const call = client.bridge.callTool({ name: 'hold' }, { signal: controller.signal });
+      await until(() => person.open.length === 1);
+      const taskId = person.open[0]!.request.data!.origin!.taskId;
+      controller.abort();
+      expect((await rejection(call)).code).toBe('aborted');
+      expect(person.open[0]!.signal?.aborted).toBe(true);
+      await until(() => logOf(taskId, 'tasks/cancel').length === 1);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('a failed task is task_failed with its JSON-RPC error', async () => {
     const client = await open(scriptedPerson((request) => accept(request)).waitFor);
     try {
