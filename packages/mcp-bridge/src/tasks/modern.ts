@@ -10,8 +10,11 @@
  * 'task_failed' (its JSON-RPC error as `rpc`), a cancelled one 'task_cancelled'; a call whose
  * caller aborts asks the server to cancel its task (best effort: the call has already ended).
  *
- * Deviation from the design brief, kept small: a TaskSuspension also carries `round` (the statuses
- * that brought new keys, as a modern suspension does) so `maxRounds` holds across resumes.
+ * Deviations from the design brief, kept small: a TaskSuspension also carries `round` (the statuses
+ * that brought new keys, as a modern suspension does) so `maxRounds` holds across resumes; and the
+ * modern driver has no `start` of its own — a tools/call may first need input_required retries
+ * before it becomes a task, so the era's own call loop (eras/modern/call.ts) starts it and hands
+ * the task here (`taskOutcome`).
  */
 import type { AbortSignalLike, RequestOrigin } from '@waitfor/core';
 import { isRecord, linkedController, type ControllerLike } from '@waitfor/runtime';

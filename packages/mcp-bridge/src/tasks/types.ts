@@ -10,6 +10,7 @@ import type { TaskStream } from './listen';
 
 /** A task the host holds: wait for its result (asking its questions), cancel it, read its status. */
 export interface TaskHandle {
+  /** The server's task id ('' for a call the server completed without a task). */
   readonly taskId: string;
   /**
    * Waits for the task's result, asking its questions through waitFor as `callTool` does; rejects
