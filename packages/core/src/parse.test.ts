@@ -57,6 +57,11 @@ describe('parseRequest', () => {
       { ...valid, data: { origin: { server: 1 } } },
       'data.origin.server',
     ],
+    [
+      'origin with a numeric taskId',
+      { ...valid, data: { origin: { server: 'weather', taskId: 7 } } },
+      'data.origin.taskId',
+    ],
     ['expiresAt a number', { ...valid, expiresAt: 1 }, 'expiresAt'],
     ['expiresAt not RFC 3339', { ...valid, expiresAt: '2026-07-28 10:00' }, 'expiresAt'],
     ['expiresAt Feb 30', { ...valid, expiresAt: '2026-02-30T00:00:00Z' }, 'expiresAt'],

@@ -107,7 +107,10 @@ export interface Bridge extends Attachment {
   readonly getPrompt: BridgeCall<PromptParams>;
   /** resources/read, as `callTool`. */
   readonly readResource: BridgeCall<ResourceParams>;
-  /** The server identity task references are written with and checked against (`serverId`). */
+  /**
+   * The server identity task references are written with and checked against (`serverId`);
+   * without one configured, read once connected ('invalid_options' before).
+   */
   readonly serverId: string;
   /**
    * Finish a suspended durable call (suspended on this client or any other to the same server).

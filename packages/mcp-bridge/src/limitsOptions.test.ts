@@ -26,7 +26,14 @@ const failure = (promise: Promise<unknown>) =>
 
 describe('limits option', () => {
   it('documents its defaults', () => {
-    expect(defaultBridgeLimits).toEqual({ requestState: 4_194_304, inputRequests: 100, form: {} });
+    expect(defaultBridgeLimits).toEqual({
+      requestState: 4_194_304,
+      inputRequests: 100,
+      form: {},
+      taskId: 256,
+      taskOpenKeys: 100,
+      taskKeys: 1000,
+    });
   });
 
   it.each([

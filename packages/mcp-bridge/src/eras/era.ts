@@ -11,41 +11,13 @@ import type { Answer } from '@waitfor/core';
 import type { BridgeState } from '../bridgeState';
 import type { CallOptions, CallSettings } from '../callOptions';
 import type { InboundContext } from '../clientPort';
-import type { CallInfo } from '../extension';
 import type { BridgeLimits } from '../limits';
 import type { CallMethod } from '../protocol';
 import type { PushedQuestion, QuestionOptions } from '../questionLinks';
 import type { CallOutcome } from '../types';
+import type { CallJob, LoopStart } from '../callJob';
 
-/** Where a modern-era call starts: a first call, or a resumed retry. */
-export interface LoopStart {
-  /** The original params (without inputResponses/requestState). */
-  params: Record<string, unknown>;
-  /** The responses and state of the retry to send first (resume); absent for a first call. */
-  retry?: { responses: Record<string, unknown>; requestState: string | undefined };
-  /** Rounds already seen (resume). */
-  round: number;
-}
-
-/** One bridge call, checked and resolved, as an era runs it. */
-export interface CallJob {
-  readonly settings: CallSettings;
-  readonly options: CallOptions;
-  /** The method and params (without the keys the modern loop owns), as extensions see them. */
-  readonly info: CallInfo;
-  readonly timeout: number;
-  readonly maxRounds: number;
-  readonly durable: boolean;
-  /**
-   * 'handle' (bridge.tasks.start): a call the server answers with a task resolves at once with
-   * that task (its CreateTaskResult, `resultType: "task"`), instead of waiting for it.
-   */
-  readonly taskMode?: 'wait' | 'handle' | undefined;
-  /** The question options the call brings itself (legacy era: it must run alone). */
-  readonly own: QuestionOptions | undefined;
-  /** Where a resumed call starts (modern era). */
-  readonly start: ((job: CallJob) => Promise<LoopStart>) | undefined;
-}
+export type { CallJob, LoopStart } from '../callJob';
 
 /** A suspended call, checked with its answers: what to call again, and where its loop starts. */
 export interface ResumedCall {

@@ -14,7 +14,7 @@ import { BridgeError, toBridgeError } from '../bridgeError';
 import { serverIdOf } from '../bridgeState';
 import type { CallSettings } from '../callOptions';
 import { checkParsed } from '../askPerson';
-import { assertServable, resolveRound } from '../eras/modern/round';
+import { assertServable, resolveRound } from '../inputRound';
 import type { BridgeLimits } from '../limits';
 import type { DurableOutcome, InputRequest, TaskSuspension } from '../types';
 import { finalResult, roundOf, type TaskRun } from './modern';
@@ -76,13 +76,14 @@ export async function watchDurable(
     round: start.round,
     maxRounds: run.maxRounds,
     signal,
+    stream: run.driver.listen?.(taskId),
   };
   const last = await pollTask(watch, run.first, async (status, change) => {
     if (isTerminal(status)) return true;
     await answerHostKeys(run, book, change.fresh, signal);
     const asking = [...book.open].some(([, entry]) => entry.method === 'elicitation/create');
     return asking && !sameKeys(book.open.keys(), start.reference);
-  });
+  }).finally(() => watch.stream?.close());
   if (isTerminal(last)) return { status: 'complete', result: finalResult(last) };
   const suspension = createTaskSuspension({
     params: start.params,

@@ -14,7 +14,10 @@ import { modernTaskDriver, parseTaskStatus, runTask } from './modern';
 import type { TaskStatus } from '../types';
 import type { BridgeTasks, TaskDriver, TaskHandle } from './types';
 
-/** The task driver of `target`'s connection (the Tasks extension needs the modern era). */
+/**
+ * The task driver of `target`'s connection: the Tasks extension needs the modern era (the
+ * 2025-11-25 experimental tasks driver, tasks/legacy.ts, is chosen here for a legacy connection).
+ */
 function driverOf(target: CallTarget, options: CallOptions = {}): Omit<TaskDriver, 'start'> {
   if (target.port.era() !== 'modern')
     throw new BridgeError('invalid_options', 'Tasks (2026-07-28) need a modern-era connection');

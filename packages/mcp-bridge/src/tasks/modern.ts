@@ -10,8 +10,11 @@
  * 'task_failed' (its JSON-RPC error as `rpc`), a cancelled one 'task_cancelled'; a call whose
  * caller aborts asks the server to cancel its task (best effort: the call has already ended).
  *
- * Deviation from the design brief, kept small: a TaskSuspension also carries `round` (the statuses
- * that brought new keys, as a modern suspension does) so `maxRounds` holds across resumes.
+ * Deviations from the design brief, kept small: a TaskSuspension also carries `round` (the statuses
+ * that brought new keys, as a modern suspension does) so `maxRounds` holds across resumes; and the
+ * modern driver has no `start` of its own — a tools/call may first need input_required retries
+ * before it becomes a task, so the era's own call loop (eras/modern/call.ts) starts it and hands
+ * the task here (`taskOutcome`).
  */
 import type { AbortSignalLike, RequestOrigin } from '@waitfor/core';
 import { isRecord, linkedController, type ControllerLike } from '@waitfor/runtime';
@@ -26,9 +29,10 @@ import {
   assertServable,
   parseInputRequests,
   type RoundContext,
-} from '../eras/modern/round';
+} from '../inputRound';
 import type { BridgeLimits } from '../limits';
 import type { InputRequest, TaskState, TaskStatus } from '../types';
+import { listenTask } from './listen';
 import type { TaskDriver } from './types';
 import { boundedPoll, isTerminal, KeyBook, pollTask, type Watch } from './watch';
 
@@ -115,6 +119,7 @@ export function modernTaskDriver(
       ),
     update: async (taskId, responses, signal) =>
       void (await send('tasks/update', { taskId, inputResponses: responses }, signal)),
+    listen: (taskId) => listenTask(port, taskId, (value) => parseTaskStatus(value, limits, taskId)),
     cancel: async (taskId, signal) =>
       void (await send('tasks/cancel', { taskId: checkTaskId(taskId, limits) }, signal)),
   };
@@ -294,6 +299,7 @@ export async function runTask(
     round: 0,
     maxRounds: run.maxRounds,
     signal: scope.signal,
+    stream: driver.listen?.(taskId),
   };
   try {
     const last = await pollTask(watch, run.first, (status, change) => {
@@ -310,6 +316,7 @@ export async function runTask(
     if (signal?.aborted === true) driver.cancel(taskId).catch(() => undefined);
     throw toBridgeError(error, signal);
   } finally {
+    watch.stream?.close();
     scope.dispose();
   }
 }

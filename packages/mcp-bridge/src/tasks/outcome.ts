@@ -5,7 +5,7 @@
 import type { AbortSignalLike, RequestOrigin } from '@waitfor/core';
 import { BridgeError } from '../bridgeError';
 import { serverIdOf } from '../bridgeState';
-import type { CallJob } from '../eras/era';
+import type { CallJob } from '../callJob';
 import type { CallOutcome } from '../types';
 import { watchDurable } from './durable';
 import { modernTaskDriver, parseTaskStatus, runTask, type TaskRun } from './modern';

@@ -19,8 +19,8 @@ import { isRecord } from '@waitfor/runtime';
 import { buildElicitationRequest } from '../askPerson';
 import { BridgeError } from '../bridgeError';
 import type { BridgeLimits } from '../limits';
-import { parseInputRequests } from '../eras/modern/round';
-import { isCoreRefusal, matchRequests, refusal, responseOf } from '../eras/modern/suspension';
+import { parseInputRequests } from '../inputRound';
+import { isCoreRefusal, matchRequests, refusal, responseOf } from '../suspensionQuestions';
 import type { InputRequest, TaskSuspension } from '../types';
 import { boundedPoll } from './watch';
 

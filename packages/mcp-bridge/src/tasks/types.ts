@@ -4,11 +4,13 @@
  */
 import type { AbortSignalLike } from '@waitfor/core';
 import type { CallOptions } from '../callOptions';
-import type { CallJob } from '../eras/era';
+import type { CallJob } from '../callJob';
 import type { TaskStatus } from '../types';
+import type { TaskStream } from './listen';
 
 /** A task the host holds: wait for its result (asking its questions), cancel it, read its status. */
 export interface TaskHandle {
+  /** The server's task id ('' for a call the server completed without a task). */
   readonly taskId: string;
   /**
    * Waits for the task's result, asking its questions through waitFor as `callTool` does; rejects
@@ -54,4 +56,6 @@ export interface TaskDriver {
   ): Promise<void>;
   cancel(taskId: string, signal?: AbortSignalLike): Promise<void>;
   list?(signal?: AbortSignalLike): Promise<TaskStatus[]>;
+  /** The task's status stream, where the revision has one (2026-07-28: subscriptions/listen). */
+  listen?(taskId: string): TaskStream;
 }

@@ -1,6 +1,7 @@
 /**
- * Watching one task: the poll loop (tasks/get at the server's bounded pollInterval) and the
- * de-duplication of its inputRequests keys, shared by every task route.
+ * Watching one task: the poll loop (tasks/get at the server's bounded pollInterval, or the pushes of
+ * its status stream where the server offers one) and the de-duplication of its inputRequests keys,
+ * shared by every task route.
  *
  * Invariants (SEP-2663: keys are unique for a task's lifetime, outstanding ones repeat on every poll):
  * - a key is fresh (asked) once: the book remembers every key open or answered, within
@@ -14,10 +15,11 @@
  *   timers (`schedule`), so fake timers drive it in tests.
  */
 import type { AbortSignalLike } from '@waitfor/core';
-import { isAborted, schedule } from '@waitfor/runtime';
+import { isAborted, linkedController, schedule } from '@waitfor/runtime';
 import { abortedError, BridgeError } from '../bridgeError';
 import type { BridgeLimits } from '../limits';
 import type { InputRequest, TaskStatus } from '../types';
+import type { TaskStream } from './listen';
 
 /** The shortest wait between polls, whatever the server asks (ms). */
 export const MIN_POLL = 50;
@@ -147,6 +149,33 @@ export interface Watch {
   round: number;
   readonly maxRounds: number;
   readonly signal: AbortSignalLike;
+  /** The task's status stream while it is open (then no polls are sent). */
+  stream?: TaskStream | undefined;
+}
+
+/**
+ * The status after `interval`: a pushed one while the stream is open (a poll still goes out after
+ * MAX_POLL without a push), else undefined (then the caller polls).
+ */
+async function nextStatus(watch: Watch, interval: number): Promise<TaskStatus | undefined> {
+  const { stream } = watch;
+  if (stream !== undefined) {
+    const wait = linkedController(watch.signal);
+    const cancelTimer = schedule(MAX_POLL, () => wait.abort('poll'));
+    try {
+      const pushed = await stream.next(wait.signal);
+      if (isAborted(watch.signal)) throw abortedError(watch.signal.reason);
+      if (pushed !== 'closed') return pushed;
+      // Refused or over: poll at once, then at the server's interval.
+      watch.stream = undefined;
+      return undefined;
+    } finally {
+      cancelTimer();
+      wait.dispose();
+    }
+  }
+  await sleep(interval, watch.signal);
+  return undefined;
 }
 
 /**
@@ -159,7 +188,8 @@ export async function pollTask(
   first: TaskStatus | undefined,
   onStatus: (status: TaskStatus, change: KeyChange) => Promise<boolean> | boolean,
 ): Promise<TaskStatus> {
-  let status = first;
+  // Without a known status, a stream's first push is the current state (no poll needed).
+  let status = first ?? (watch.stream && (await nextStatus(watch, 0)));
   let interval = first?.pollInterval ?? DEFAULT_POLL;
   for (;;) {
     if (isAborted(watch.signal)) throw abortedError(watch.signal.reason);
@@ -173,7 +203,6 @@ export async function pollTask(
         { lastResult: status },
       );
     if ((await onStatus(status, change)) || isTerminal(status)) return status;
-    await sleep(interval, watch.signal);
-    status = undefined;
+    status = await nextStatus(watch, interval);
   }
 }

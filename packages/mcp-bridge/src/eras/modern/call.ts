@@ -16,7 +16,12 @@ import { progressOptions } from '../../callOptions';
 import { callOrigin } from '../../extension';
 import type { CallOutcome } from '../../types';
 import type { CallJob, LoopStart } from '../era';
-import { assertServable, parseInputRequests, resolveRound, type RoundContext } from './round';
+import {
+  assertServable,
+  parseInputRequests,
+  resolveRound,
+  type RoundContext,
+} from '../../inputRound';
 import { createSuspension } from './suspension';
 import { checkRequestState } from '../../limits';
 import { taskOutcome } from '../../tasks/outcome';

@@ -10,7 +10,7 @@ import type { CallSettings } from '../../callOptions';
 import type { BridgeLimits } from '../../limits';
 import type { Suspension } from '../../types';
 import type { ResumedCall } from '../era';
-import { resolveRound } from './round';
+import { resolveRound } from '../../inputRound';
 import { resumeResponses } from './suspension';
 
 /** Check `suspension` and `answers` within `limits`; the call to run again and where it starts. */

@@ -8,15 +8,15 @@
  * 'unsupported_input_request' when the host gave none (then they were not declared either).
  */
 import type { AbortSignalLike, RequestOrigin, WaitFor } from '@waitfor/core';
-import { askPerson, checkParsed, type AskHooks } from '../../askPerson';
-import { BridgeError } from '../../bridgeError';
-import type { ElicitationMode } from '../../capabilities';
-import { isRecord, parseElicitationParams, type ElicitationParams } from '../../mapping';
+import { askPerson, checkParsed, type AskHooks } from './askPerson';
+import { BridgeError } from './bridgeError';
+import type { ElicitationMode } from './capabilities';
+import { isRecord, parseElicitationParams, type ElicitationParams } from './mapping';
 import { askAll } from '@waitfor/core/tools';
-import type { RootsHandler, SamplingHandler } from '../../bridgeState';
-import { noWaitFor } from '../../callOptions';
-import { checkBound, type BridgeLimits } from '../../limits';
-import type { InputRequest } from '../../types';
+import type { RootsHandler, SamplingHandler } from './bridgeState';
+import { noWaitFor } from './callOptions';
+import { checkBound, type BridgeLimits } from './limits';
+import type { InputRequest } from './types';
 
 /** Everything a round needs. */
 export interface RoundContext {
