@@ -1,7 +1,7 @@
 /**
  * A host of task-backed durable calls in a process of its own: `tsx taskHost.ts <database>
  * <instance> <tasksUrl> <leaseMs> <pollMs> <work>`. It opens the inbox of scope `fleet` and a real
- * modern-era v2 client of the 2026-07-28 tasks server at <tasksUrl> through the bridge, and durable
+ * modern-era v2 client of the 2026-07-28 tasks server at <tasksUrl> (taskClient.ts), and durable
  * calls that poll tasks when <work> is `work` (else it only makes calls and answers). Prints
  * `ready`, then takes one JSON command a line (see hosts.ts) and answers each with one JSON line:
  * - `{ n, op: 'call', tool, arguments }` starts a durable call: `{ n, callId }` (or `{ n, text }`);
@@ -12,8 +12,9 @@
  */
 import { createInterface } from 'node:readline';
 import { accept } from '@waitfor/core';
-import { openClient, textOf } from '../../../mcp-bridge/src/__fixtures__/clients';
+import { textOf } from '../../../mcp-bridge/src/__fixtures__/clients';
 import { createStore, pgliteDriver, postgresDriver } from '../index';
+import { openTaskClient } from './taskClient';
 
 const [database, instance, tasksUrl, leaseMs, pollMs, work] = process.argv.slice(2);
 const store = await createStore({
@@ -25,18 +26,7 @@ const store = await createStore({
   pollMs: Number(pollMs),
 });
 const inbox = await store.inbox('fleet', { answeredBy: instance! });
-// A durable call never asks in process: its questions go through the store.
-const modern = await openClient(
-  'v2-modern',
-  'http',
-  { url: tasksUrl! },
-  {
-    waitFor: () => {
-      throw new Error('a durable call asked in process');
-    },
-    serverId: 'tasks',
-  },
-);
+const modern = await openTaskClient(tasksUrl!, instance!);
 const calls = store.durableCalls({
   clientFor: () => modern.bridge,
   leaseMs: Number(leaseMs),

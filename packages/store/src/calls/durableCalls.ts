@@ -249,7 +249,14 @@ class HostCalls implements CallsHandle {
         !isTask(next) && next.requests.length > 0,
       ]);
       if (kept.length > 0)
-        await insertQuestions(tx, this.host.sql, String(row.scope), callId, instance, next.requests);
+        await insertQuestions(
+          tx,
+          this.host.sql,
+          String(row.scope),
+          callId,
+          instance,
+          next.requests,
+        );
     });
   }
 

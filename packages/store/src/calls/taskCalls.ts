@@ -38,9 +38,19 @@ export interface PollHost {
    * asked, withdrawn keys ended) and the sent answers marked; false when the claim or the version
    * moved on (nothing changed).
    */
-  replace(row: Row, version: number, prev: SavedTask, next: SavedTask, sent: Unsent[]): Promise<boolean>;
+  replace(
+    row: Row,
+    version: number,
+    prev: SavedTask,
+    next: SavedTask,
+    sent: Unsent[],
+  ): Promise<boolean>;
   /** Stores the result once and ends the call's open questions (the task completed). */
-  complete(row: Row, outcome: DurableOutcome & { status: 'complete' }, sent: Unsent[]): Promise<void>;
+  complete(
+    row: Row,
+    outcome: DurableOutcome & { status: 'complete' },
+    sent: Unsent[],
+  ): Promise<void>;
   /** What came of a failure: due again later when it may pass, else failed (questions ended). */
   failed(row: Row, error: unknown): Promise<void>;
   report(error: unknown): void;
@@ -123,7 +133,11 @@ export class TaskPoller {
   }
 
   /** Sends the unsent answers (then waits for the task to change), or only watches it. */
-  private resume(bridge: DurableCaller, task: SavedTask, unsent: Unsent[]): Promise<DurableOutcome> {
+  private resume(
+    bridge: DurableCaller,
+    task: SavedTask,
+    unsent: Unsent[],
+  ): Promise<DurableOutcome> {
     const answers = unsent.map(({ answer }) => answer);
     const resume = bridge.resume as (
       suspension: unknown,
