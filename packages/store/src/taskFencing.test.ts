@@ -102,4 +102,34 @@ describe.each([
     await driver.query(calls.markSent, ['c2', JSON.stringify([asked!.seq]), false]);
     expect(await driver.query(calls.unsentAnswers, ['c2'])).toEqual([]);
   });
+
+  it('ends the open questions of keys that left the task, with the reason, never to be sent', async () => {
+    await driver.query(calls.insertTaskCall, ['c3', 'scope3', 'srv', task(['x', 'y']), 'maker']);
+    for (const key of ['x', 'y'])
+      await driver.query(sql.insertQuestion, [
+        'scope3',
+        key,
+        'input',
+        JSON.stringify({ id: key, kind: 'input', prompt: key }),
+        null,
+        null,
+        'maker',
+        'c3',
+      ]);
+    const ended = await driver.query(calls.withdrawQuestions, [
+      'c3',
+      JSON.stringify(['y']),
+      'withdrawn',
+      false,
+    ]);
+    expect(ended).toHaveLength(1);
+    const rows = await driver.query(
+      `SELECT id, state, outcome FROM waitfor_questions WHERE call_id = 'c3' ORDER BY id`,
+    );
+    expect(rows).toEqual([
+      { id: 'x', state: 'cancelled', outcome: 'withdrawn' },
+      { id: 'y', state: 'open', outcome: null },
+    ]);
+    expect(await driver.query(calls.unsentAnswers, ['c3'])).toEqual([]);
+  });
 });
