@@ -165,6 +165,17 @@ describe.each(publicPackages)('$name, packed by pnpm', (pack) => {
       for (const file of [entry.types, entry.code]) expect(files).toContain(file.slice(2));
   });
 
+  // The workspace's '@waitfor/source' condition names ./src files the tarball does not hold:
+  // .pnpmfile.cjs strips it when packing, so every path the exports name is in the tarball.
+  it('exports only files it holds (no source condition)', () => {
+    expect(JSON.stringify(manifest.exports)).not.toContain('@waitfor/source');
+    const targets = (target: unknown): string[] =>
+      typeof target === 'string'
+        ? [target]
+        : Object.values(target as Record<string, unknown>).flatMap(targets);
+    for (const path of targets(manifest.exports)) expect(files).toContain(path.slice(2));
+  });
+
   it('names its repository, license, engines and keywords', () => {
     expect(manifest.license).toBe('MIT');
     expect(manifest.repository).toEqual({

@@ -99,7 +99,12 @@ export async function benchBundleSize(): Promise<BenchResult> {
     method:
       "scripts/size.mjs: each documented import alone (the READMEs' quick starts), bundled from " +
       'source by esbuild with tree-shaking, minified, gzip level 9; the dependencies a user downloads ' +
-      'with it counted, peers left out; module shares from an esbuild metafile (before gzip).',
+      'with it counted, peers left out; module shares from an esbuild metafile (before gzip). ' +
+      "A budget is a growth alarm on what a user's bundler keeps, not a target: the import's size " +
+      'when last reset plus 10–15 %; a change that crosses one says why in its commit and resets ' +
+      'it, or takes the growth out. `pnpm size` prints the same table and fails when an import is ' +
+      'over its budget; scripts/size.test.ts fails when a value a README quick start imports has ' +
+      'no budget.',
     figures,
     notes,
   };

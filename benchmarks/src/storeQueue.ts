@@ -62,7 +62,7 @@ function throughputFigures(samples: ThroughputSamples, notes: string[]): Figure[
   };
   if (!within(ratio))
     notes.push(
-      `The store answered ${perSecond(store)} against pg-boss's ${perSecond(pgBoss)} (medians of ${THROUGHPUT_RUNS} alternating runs), ${times(ratio.value)} the time per answer, over the ${budgets.throughput.label} budget. Per answer the three hosts ran ${statements.toFixed(1)} statements in all, where a pg-boss job takes two (fetch, complete): ${statementsPer(samples.storeCounts, THROUGHPUT_RUNS * QUEUE_ANSWERS)}; per-run ratios ${range(perRun, times)}.`,
+      `The store answered ${perSecond(store)} against pg-boss's ${perSecond(pgBoss)} (medians of ${THROUGHPUT_RUNS} alternating runs), ${times(ratio.value)} the time per answer, over the ${budgets.throughput.label} budget. Per answer the three hosts ran ${statements.toFixed(1)} statements in all, where a pg-boss job takes two (fetch, complete): ${statementsPer(samples.storeCounts, THROUGHPUT_RUNS * QUEUE_ANSWERS)}; per-run ratios ${range(perRun, times)}. What the gap buys: a pg-boss \`complete()\` tells nobody, while a store \`submit()\` is true only once the asking host has read the answer (the read that marks it delivered is the statement pg-boss does not have), which is what lets an answerer be told that an answer its dead asker never read did not go through.`,
     );
   return [
     {
@@ -126,7 +126,7 @@ function resumeFigures(samples: ResumeSamples, notes: string[]): Figure[] {
   if (missed.length > 0) {
     const statementMs = total(a, 'ms') + total(b, 'ms');
     notes.push(
-      `${missed.map((figure) => `${figure.name} is ${times(figure.value)}`).join('; ')}, over the ${budgets.resume.label} budget. The store's trip, median per trip, ran ${total(a, 'statements')} statements on A (the answer, reading the result) taking ${ms(total(a, 'ms'))} and ${total(b, 'statements')} on B (claiming, resuming and finishing the call) taking ${ms(total(b, 'ms'))}, plus ${total(a, 'transactions') + total(b, 'transactions')} transactions — about ${ms(statementMs)} of its ${ms(store)} in statements; the rest is two notices (ready to B, done to A) and the in-memory MCP round trip to the server. The floor sends three statements (UPDATE, NOTIFY, the NOTIFY back). Per trip, A ran ${statementsPer(a, RESUMES)}; B ran ${statementsPer(b, RESUMES)}.`,
+      `${missed.map((figure) => `${figure.name} is ${times(figure.value)}`).join('; ')}, over the ${budgets.resume.label} budget. The store's trip, median per trip, ran ${total(a, 'statements')} statements on A (the answer, reading the result) taking ${ms(total(a, 'ms'))} and ${total(b, 'statements')} on B (claiming, resuming and finishing the call) taking ${ms(total(b, 'ms'))}, plus ${total(a, 'transactions') + total(b, 'transactions')} transactions — about ${ms(statementMs)} of its ${ms(store)} in statements; the rest is two notices (ready to B, done to A) and the in-memory MCP round trip to the server. The floor sends three statements (UPDATE, NOTIFY, the NOTIFY back). Per trip, A ran ${statementsPer(a, RESUMES)}; B ran ${statementsPer(b, RESUMES)}. What would close the gap (not done): the claim returning the call's answers, the delivery mark folded into the finish, the result carried in the \`done\` notice.`,
     );
   }
   return figures;

@@ -7,34 +7,20 @@
  * the failing checks must be exactly those, so a new failure fails the test and a fixed one asks
  * for the entry to go.
  */
-import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, test } from 'vitest';
+import { type Expectation, judge, readChecks, run, suiteArgs } from './suite';
 
-const suitePackage = '@modelcontextprotocol/conformance@0.2.0-alpha.12';
 const tsx = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));
 const tsconfig = fileURLToPath(new URL('./tsx.tsconfig.json', import.meta.url));
 const client = fileURLToPath(new URL('./client.ts', import.meta.url));
 
-interface Check {
-  id: string;
-  status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'INFO' | 'SKIPPED' | (string & {});
-  description?: string;
-  errorMessage?: string;
-}
-
-interface Scenario {
+interface Scenario extends Expectation {
   scenario: string;
   specVersion?: string;
-  /** Checks that must be present with status SUCCESS. */
-  expected: string[];
-  /** Checks allowed to be SKIPPED, with the reason. */
-  skipped?: string[];
-  /** Checks known to fail (FAILURE), with the reason in a comment; exactly these may fail. */
-  knownFailures?: string[];
 }
 
 /** What every authorization-code run that ends with a token shows. */
@@ -227,22 +213,6 @@ const scenarios: Scenario[] = [
   },
 ];
 
-interface Run {
-  code: number | null;
-  output: string;
-}
-
-function run(command: string, args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output }));
-  });
-}
-
 const outputDirectories: string[] = [];
 afterAll(async () => {
   await Promise.all(
@@ -263,10 +233,10 @@ describe('official MCP conformance suite', () => {
     '$label',
     { timeout: 180_000 },
     // The test's own `expect`: assertions of concurrent tests must not share one.
-    async ({ scenario, specVersion, expected, skipped = [], knownFailures = [] }, { expect }) => {
+    async ({ scenario, specVersion, expected, skipped, knownFailures }, { expect }) => {
       const output = await mkdtemp(join(tmpdir(), 'waitfor-conformance-'));
       outputDirectories.push(output);
-      const args = ['-y', '-p', 'node@22', '-p', suitePackage, 'conformance', 'client'];
+      const args = suiteArgs('client');
       args.push(
         '--command',
         `${tsx} --tsconfig ${tsconfig} ${client}`,
@@ -278,36 +248,10 @@ describe('official MCP conformance suite', () => {
       if (specVersion !== undefined) args.push('--spec-version', specVersion);
       const result = await run('npx', args);
 
-      // One result directory, nested under the scenario's prefix for `auth/…` names.
-      const found = (await readdir(output, { recursive: true })).find((path) =>
-        path.endsWith('checks.json'),
-      );
-      expect(found, result.output).toBeDefined();
-      const directory = dirname(join(output, found ?? ''));
-      const checks = JSON.parse(await readFile(join(directory, 'checks.json'), 'utf8')) as Check[];
+      const { checks, directory } = await readChecks(output, expect, result.output);
       const clientOutput = await readFile(join(directory, 'stderr.txt'), 'utf8').catch(() => '');
       const context = `${result.output}\n--- client stderr ---\n${clientOutput}`;
-
-      const bad = checks.filter(
-        (check) =>
-          !(
-            check.status === 'SUCCESS' ||
-            check.status === 'INFO' ||
-            (check.status === 'SKIPPED' && skipped.includes(check.id)) ||
-            (check.status === 'FAILURE' && knownFailures.includes(check.id))
-          ),
-      );
-      expect(bad, context).toEqual([]);
-      const failed = new Set(
-        checks.filter((check) => check.status === 'FAILURE').map((check) => check.id),
-      );
-      expect([...failed].sort(), context).toEqual([...knownFailures].sort());
-      const succeeded = checks
-        .filter((check) => check.status === 'SUCCESS')
-        .map((check) => check.id);
-      expect(succeeded, context).toEqual(expect.arrayContaining(expected));
-      // The suite exits 1 when any check failed, known or not.
-      expect(result.code, context).toBe(knownFailures.length === 0 ? 0 : 1);
+      judge(expect, checks, result.code, { expected, skipped, knownFailures }, context);
     },
   );
 });

@@ -9,6 +9,9 @@ export interface RoundQuestion {
   abortRound(reason: unknown): void;
 }
 
+/** A lone question's `abortRound`: there is no other question to abort. */
+const ignoreAbort = () => {};
+
 /**
  * Asks every item of a round at once (all start before any finishes) and resolves with their
  * results in order. Each question has its own signal; the caller's abort and the round's end reach
@@ -21,6 +24,10 @@ export async function askAll<Item, Result>(
   ask: (item: Item, question: RoundQuestion, index: number) => Promise<Result>,
   signal?: AbortSignalLike,
 ): Promise<Result[]> {
+  // A lone question has no others to abort: it is asked under the caller's own signal (the common
+  // round, one question, needs no controller of its own).
+  if (items.length === 1 && signal !== undefined)
+    return [await ask(items[0]!, { signal, abortRound: ignoreAbort }, 0)];
   const [round, questions] = controllerBatch(signal, items);
   const abortRound = (reason: unknown) => round.abort(reason);
   try {

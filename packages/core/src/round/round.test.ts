@@ -112,6 +112,28 @@ describe('askAll', () => {
     expect(answers).toEqual(['no', 'ended']);
   });
 
+  it("asks a lone question under the caller's own signal: no controller of its own", async () => {
+    const caller = countedController();
+    let seen: unknown;
+    const round = askAll(
+      ['only'],
+      (_item, question) =>
+        new Promise<never>((_resolve, reject) => {
+          seen = question.signal;
+          question.abortRound('nobody else to end');
+          question.signal.addEventListener('abort', () => reject(question.signal.reason));
+        }),
+      caller.controller.signal,
+    ).catch((error: unknown) => error);
+    expect(seen).toBe(caller.controller.signal);
+    expect(caller.controller.signal.aborted).toBe(false);
+    caller.controller.abort('stop');
+    expect(await round).toBe('stop');
+    // Without a caller's signal, a lone question still gets a real one.
+    const [signal] = await askAll([0], async (_item, question) => question.signal);
+    expect(signal).toBeInstanceOf(AbortSignal);
+  });
+
   it('starts every question aborted when the caller already aborted', async () => {
     const caller = new AbortController();
     caller.abort('early');
