@@ -12,7 +12,11 @@ const checkData: Check = (data) =>
   isRecord(data) &&
   (data.origin === undefined ||
     (isRecord(data.origin)
-      ? nonEmpty(data.origin.server) || invalid('data.origin.server', data.origin.server)
+      ? (nonEmpty(data.origin.server) || invalid('data.origin.server', data.origin.server)) &&
+        // A task's question names its task: a string when present (UIs group by it).
+        (data.origin.taskId === undefined ||
+          isString(data.origin.taskId) ||
+          invalid('data.origin.taskId', data.origin.taskId))
       : invalid('data.origin', data.origin)));
 
 // An id is also a URL path segment (@waitfor/http's answer route), so it must be one that can be

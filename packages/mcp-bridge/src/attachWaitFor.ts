@@ -14,6 +14,7 @@ import { DEFAULT_MAX_ATTEMPTS } from './askPerson';
 import { BridgeError, toBridgeError } from './bridgeError';
 import {
   createRequestTracker,
+  serverIdOf,
   serverNameOf,
   type AttachSettings,
   type BridgeState,
@@ -44,7 +45,10 @@ import { registerHandlers } from './inbound';
 import { resolveLimits, type BridgeLimits } from './limits';
 import type { ListMethod, ProtocolEra } from './protocol';
 import { createQuestionLinks } from './questionLinks';
-import type { DurableOutcome, Suspension } from './types';
+import { TASKS_EXTENSION } from './protocol';
+import { bridgeTasks } from './tasks/handle';
+import type { BridgeTasks } from './tasks/types';
+import type { DurableOutcome, Suspension, TaskSuspension } from './types';
 
 export type { RootsHandler, SamplingHandler } from './bridgeState';
 
@@ -64,6 +68,12 @@ export interface AttachOptions {
   v1Schemas?: V1Schemas;
   /** Bounds on what the server sends (defaults: `defaultBridgeLimits`); each key on its own. */
   limits?: Partial<BridgeLimits>;
+  /**
+   * The server's identity, written into task references (TaskSuspension.server) and checked on
+   * resume: a reference of another identity is refused ('foreign_reference'). Default: the server's
+   * serverInfo `name@version` (connect: its URL, or the stdio command line).
+   */
+  serverId?: string;
 }
 
 /** A waitFor attached to one client. */
@@ -97,12 +107,20 @@ export interface Bridge extends Attachment {
   readonly getPrompt: BridgeCall<PromptParams>;
   /** resources/read, as `callTool`. */
   readonly readResource: BridgeCall<ResourceParams>;
-  /** Finish a suspended durable call (suspended on this client or any other to the same server). */
+  /** The server identity task references are written with and checked against (`serverId`). */
+  readonly serverId: string;
+  /**
+   * Finish a suspended durable call (suspended on this client or any other to the same server).
+   * A TaskSuspension: the answers given (any subset of its Requests; none: only watch) go to the
+   * server in one tasks/update, then this waits until the task's open keys change or it ends.
+   */
   resume(
-    suspension: Suspension,
+    suspension: Suspension | TaskSuspension,
     answers: readonly Answer[],
     options?: ResumeOptions,
   ): Promise<DurableOutcome>;
+  /** Task-backed calls as handles: start, get, cancel, list. */
+  readonly tasks: BridgeTasks;
   /** tools/list, one page (`cursor`: the previous page's `nextCursor`); failures become BridgeErrors. */
   listTools(options?: ListOptions): Promise<Record<string, unknown>>;
   /** prompts/list, as `listTools`. */
@@ -131,6 +149,7 @@ function checkAttachOptions(options: AttachOptions): AttachSettings {
     extensions: options.extensions ?? [],
     maxAttempts,
     limits: resolveLimits(options.limits),
+    serverId: options.serverId,
   };
 }
 
@@ -249,7 +268,10 @@ export function attachWaitFor(client: object, options: AttachOptions): Bridge {
   const capabilities = elicitationCapabilities(options);
   // The modes those capabilities declare (options.waitFor is checked, so every served one).
   const modes = servedModes(options.modes);
-  if (!port.isConnected()) port.registerCapabilities(capabilities as Record<string, unknown>);
+  // The Tasks extension is declared too: a server may then answer a tools/call with a task, which
+  // the bridge waits for (2026-07-28 sends these capabilities with every request).
+  if (!port.isConnected())
+    port.registerCapabilities({ ...capabilities, extensions: { [TASKS_EXTENSION]: {} } });
 
   const tracker = createRequestTracker();
   const host = createHost(port, settings, modes, tracker);
@@ -291,8 +313,12 @@ export function attachWaitFor(client: object, options: AttachOptions): Bridge {
     callTool: bridgeCall<ToolParams>('tools/call', target),
     getPrompt: bridgeCall<PromptParams>('prompts/get', target),
     readResource: bridgeCall<ResourceParams>('resources/read', target),
+    get serverId() {
+      return serverIdOf(port, settings.serverId);
+    },
     resume: (suspension, answers, resumeOptions) =>
       resumeCall(target, suspension, answers, resumeOptions),
+    tasks: bridgeTasks(target),
     listTools: list('tools/list'),
     listPrompts: list('prompts/list'),
     listResources: list('resources/list'),

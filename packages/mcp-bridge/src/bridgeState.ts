@@ -5,6 +5,7 @@
 import type { AbortSignalLike, Request, RequestOrigin, WaitFor } from '@waitfor/core';
 import { createListeners, type Listeners } from '@waitfor/runtime';
 import { refusalOf, type AskHooks } from './askHooks';
+import { BridgeError } from './bridgeError';
 import type { ElicitationMode } from './capabilities';
 import type { ClientPort } from './clientPort';
 import type { QuestionLinks } from './questionLinks';
@@ -32,6 +33,7 @@ export interface AttachSettings {
   extensions: readonly BridgeExtension[];
   maxAttempts: number;
   limits: BridgeLimits;
+  serverId: string | undefined;
 }
 
 /** @internal One attached bridge, as the calls and the era code read it. */
@@ -50,6 +52,17 @@ export interface BridgeState {
 /** The server name shown for a client ('' counts as not configured: origin.server must name someone). */
 export function serverNameOf(port: ClientPort, configured: string | undefined): string {
   return configured || port.serverName() || 'unknown server';
+}
+
+/**
+ * The server identity of a client for task references: the configured one, else the server's
+ * `name@version` ('' counts as not configured; 'invalid_options' before the server is known).
+ */
+export function serverIdOf(port: ClientPort, configured: string | undefined): string {
+  const id = configured || port.serverIdentity();
+  if (id === undefined)
+    throw new BridgeError('invalid_options', 'No server identity: not connected');
+  return id;
 }
 
 /** The open Requests of a bridge and its events (each listener isolated: one failing breaks nothing). */

@@ -80,6 +80,8 @@ export interface CallSettings {
   maxAttempts: number;
   limits: BridgeLimits;
   extensions: readonly BridgeExtension[];
+  /** The attachment's configured server identity (task references), if any. */
+  serverId: string | undefined;
 }
 
 /** A waitFor that cancels at once: what a durable call without one hands its questions to. */
@@ -118,6 +120,7 @@ export function resolveCall(
         ? (attached?.limits ?? defaultBridgeLimits)
         : resolveLimits(attached?.limits, options.limits),
     extensions: options.extensions ?? attached?.extensions ?? [],
+    serverId: attached?.serverId,
   };
 }
 

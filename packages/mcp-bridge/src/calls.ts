@@ -16,13 +16,18 @@ import {
   noWaitFor,
   resolveCall,
   type CallOptions,
+  type CallSettings,
   type DurableCallOptions,
   type ResumeOptions,
 } from './callOptions';
 import type { ClientPort } from './clientPort';
 import { eraFor, type CallJob, type Era } from './eras';
 import type { BridgeExtension, CallInfo } from './extension';
-import { resolveLimits } from './limits';
+import { resolveLimits, type BridgeLimits } from './limits';
+import { linkedController } from '@waitfor/runtime';
+import { resumeTask } from './tasks/durable';
+import { modernTaskDriver, runTask } from './tasks/modern';
+import { isTaskReference } from './tasks/suspension';
 import type { CallMethod, ProtocolEra } from './protocol';
 import type { CallOutcome, DurableOutcome } from './types';
 
@@ -83,6 +88,7 @@ function prepareCall(
   params: Record<string, unknown>,
   options: CallOptions & { durable?: boolean },
   start: CallJob['start'],
+  taskMode?: CallJob['taskMode'],
 ): [Era, CallJob] {
   if (typeof params !== 'object' || params === null)
     throw new BridgeError('invalid_options', 'params must be an object');
@@ -105,7 +111,7 @@ function prepareCall(
     signal: options.signal,
     host: settings.bridge?.host,
   };
-  return [era, { settings, options, info, timeout, maxRounds, durable, own, start }];
+  return [era, { settings, options, info, timeout, maxRounds, durable, own, start, taskMode }];
 }
 
 /** @internal Run one bridge call on `target` (read once, when the call starts). */
@@ -115,8 +121,9 @@ export async function runCall(
   params: Record<string, unknown>,
   options: CallOptions & { durable?: boolean },
   start?: CallJob['start'],
+  taskMode?: CallJob['taskMode'],
 ): Promise<CallOutcome> {
-  const [era, job] = prepareCall(targetOf(), method, params, options, start);
+  const [era, job] = prepareCall(targetOf(), method, params, options, start, taskMode);
   // The bridge's own failures become BridgeErrors here; what an extension throws reaches the caller
   // unchanged, so an extension's typed errors stay typed.
   const last = () =>
@@ -154,7 +161,42 @@ export async function resumeCall(
   if (era.resume === undefined)
     throw new BridgeError('durable_unsupported', 'resume needs a modern-era connection');
   const limits = resolveLimits(target.bridge?.settings.limits, options.limits);
+  if (isTaskReference(suspension))
+    return resumeTaskCall(target, suspension, answers, options, limits);
   const resumed = era.resume(suspension, answers, limits);
   const durable = options.durable ?? true;
   return runCall(targetOf, resumed.method, resumed.params, { ...options, durable }, resumed.start);
+}
+
+/** @internal A call's settings and round cap on `target`, for task work outside a call (handles, resume). */
+export function taskSettings(
+  target: CallTarget,
+  options: CallOptions,
+): { settings: CallSettings; maxRounds: number } {
+  const { maxRounds } = checkNumbers(options);
+  return { settings: resolveCall(target.port, target.bridge, options), maxRounds };
+}
+
+/** Resume a task reference on `target` (modern era: the Tasks extension). */
+function resumeTaskCall(
+  target: CallTarget,
+  suspension: unknown,
+  answers: readonly Answer[],
+  options: ResumeOptions,
+  limits: BridgeLimits,
+): Promise<DurableOutcome> {
+  const { settings, maxRounds } = taskSettings(target, { ...options, limits });
+  const scope = linkedController(options.signal);
+  const unfollow = target.bridge?.links.follow(scope);
+  const run = { settings, maxRounds, driver: modernTaskDriver(target.port, limits) };
+  return resumeTask(
+    run,
+    suspension,
+    answers,
+    { durable: options.durable ?? true, signal: scope.signal, limits, serverId: settings.serverId },
+    (full) => runTask(full, scope.signal),
+  ).finally(() => {
+    scope.dispose();
+    unfollow?.();
+  });
 }

@@ -27,8 +27,8 @@ import {
 } from './attachWaitFor';
 import { BridgeError, messageOf } from './bridgeError';
 import type { CallOptions, DurableCallOptions, ResumeOptions } from './callOptions';
-import type { DurableOutcome } from './types';
-import type { Suspension } from './types';
+import type { BridgeTasks } from './tasks/types';
+import type { DurableOutcome, Suspension, TaskSuspension } from './types';
 import { MODERN_PROTOCOL_VERSION, type ProtocolEra } from './protocol';
 import type { ReconnectOptions } from './connect/backoff';
 import { guardWaitFor } from './connect/guardedWaitFor';
@@ -104,12 +104,16 @@ export interface Connection {
     params: { uri: string },
     options?: CallOptions & { durable?: false },
   ): Promise<ReadResourceResult>;
-  /** Finish a suspended durable call (from this or any other connection to the server). */
+  /** The server identity task references are written with and checked against (`serverId`). */
+  readonly serverId: string;
+  /** Finish a suspended durable call (from this or any other connection to the server); as Bridge's. */
   resume(
-    suspension: Suspension,
+    suspension: Suspension | TaskSuspension,
     answers: readonly Answer[],
     options?: ResumeOptions,
   ): Promise<DurableOutcome>;
+  /** Task-backed calls as handles: start, get, cancel, list. */
+  readonly tasks: BridgeTasks;
   /** tools/list, one page (`cursor`: the previous page's `nextCursor`); failures are BridgeErrors. */
   listTools(options?: ListOptions): Promise<ListToolsResult>;
   /** prompts/list, one page, as listTools. */
@@ -237,6 +241,7 @@ export async function connect(target: HttpTarget, options: ConnectOptions): Prom
           },
         ),
     },
-    options,
+    // A task reference names the server by its URL unless the host names it otherwise.
+    { ...options, serverId: options.serverId || url },
   );
 }

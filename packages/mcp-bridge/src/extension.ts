@@ -1,5 +1,6 @@
 import type { AbortSignalLike, Answer, Request, RequestOrigin, WaitFor } from '@waitfor/core';
-import { controllerBatch, type ControllerLike } from '@waitfor/runtime';
+import { linkedController, type ControllerLike } from '@waitfor/runtime';
+import { askAll } from '@waitfor/core/tools';
 import type { AnswerVerdict, AskHooks } from './askHooks';
 import { askOnce, buildElicitationRequest, cancelled } from './askPerson';
 import { BridgeError } from './bridgeError';
@@ -116,34 +117,37 @@ export function hostQuestions(
   hooks: AskHooks,
   onClose: (listener: () => void) => unknown,
 ): Pick<ExtensionHost, 'request' | 'ask'> {
-  // The batches in flight: 'close' aborts them all in one walk, not through a listener each.
-  const batches = new Set<ControllerLike>();
+  // The rounds in flight: 'close' aborts them all in one walk, not through a listener each.
+  const rounds = new Set<ControllerLike>();
   onClose(() => {
     const reason = new BridgeError('aborted', 'The connection ended');
-    for (const batch of batches) batch.abort(reason);
+    for (const round of rounds) round.abort(reason);
   });
   return {
     request: (params, call) => buildElicitationRequest(params, callOrigin(call)),
-    ask: (requests, options = {}) => {
-      // Each question has its own signal, all aborted through one listener (see controllerBatch).
-      const [batch, questions] = controllerBatch(options.signal, requests);
-      batches.add(batch);
+    ask: async (requests, options = {}) => {
+      // The round engine asks them all at once; this round also ends on 'close'.
+      const round = linkedController(options.signal);
+      rounds.add(round);
       const context = { waitFor: options.waitFor ?? waitFor, hooks };
-      return Promise.all(
-        requests.map(async (request, index) => {
-          const answer = await askOnce(request, {
-            ...context,
-            signal: questions[index]!.signal,
-          }).catch(() => cancelled(request));
-          // Handed back as given (no form check here): an accepted Answer is accepted.
-          if (answer.ok) hooks.verdict?.(request, answer, 'accepted');
-          else batch.abort('Another question was refused');
-          return answer;
-        }),
-      ).finally(() => {
-        batches.delete(batch);
-        batch.dispose();
-      });
+      try {
+        return await askAll(
+          requests,
+          async (request, question) => {
+            const answer = await askOnce(request, { ...context, signal: question.signal }).catch(
+              () => cancelled(request),
+            );
+            // Handed back as given (no form check here): an accepted Answer is accepted.
+            if (answer.ok) hooks.verdict?.(request, answer, 'accepted');
+            else question.abortRound('Another question was refused');
+            return answer;
+          },
+          round.signal,
+        );
+      } finally {
+        rounds.delete(round);
+        round.dispose();
+      }
     },
   };
 }

@@ -28,7 +28,17 @@ export type {
   ResumeOptions,
   ToolParams,
 } from './calls';
-export type { CallProgress, DurableOutcome, InputRequest, Suspension } from './types';
+export type {
+  AnySuspension,
+  CallProgress,
+  DurableOutcome,
+  InputRequest,
+  Suspension,
+  TaskState,
+  TaskStatus,
+  TaskSuspension,
+} from './types';
+export type { BridgeTasks, TaskHandle } from './tasks/types';
 export { parseSuspension } from './eras';
 export type { BridgeLimits } from './limits';
 export { BridgeError, isBridgeError } from './bridgeError';

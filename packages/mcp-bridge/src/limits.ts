@@ -19,6 +19,12 @@ export interface BridgeLimits {
   inputRequests: number;
   /** Bounds on a form's schema, for `parseFormSchema` (unset ones: core's `defaultFormLimits`). */
   form: Partial<FormLimits>;
+  /** Longest task id kept, in characters (Tasks extension). Default 256: it is echoed in every request and header. */
+  taskId: number;
+  /** Most inputRequests keys one task may have open at once (its questions). Default 100. */
+  taskOpenKeys: number;
+  /** Most inputRequests keys remembered per task (answered, never asked again). Default 1000. */
+  taskKeys: number;
 }
 
 /** The bounds used unless the host passes others. */
@@ -26,6 +32,9 @@ export const defaultBridgeLimits: Readonly<BridgeLimits> = Object.freeze({
   requestState: 4 * 1024 * 1024,
   inputRequests: 100,
   form: {},
+  taskId: 256,
+  taskOpenKeys: 100,
+  taskKeys: 1000,
 });
 
 /** The defaults with the host's layers applied, key by key (later layers win); throws 'invalid_options'. */
@@ -33,7 +42,13 @@ export function resolveLimits(...layers: Array<Partial<BridgeLimits> | undefined
   let limits: BridgeLimits = defaultBridgeLimits;
   for (const layer of layers)
     if (layer) limits = { ...limits, ...layer, form: { ...limits.form, ...layer.form } };
-  for (const key of ['requestState', 'inputRequests'] as const) {
+  for (const key of [
+    'requestState',
+    'inputRequests',
+    'taskId',
+    'taskOpenKeys',
+    'taskKeys',
+  ] as const) {
     if (typeof limits[key] !== 'number' || !(limits[key] >= 0))
       throw new BridgeError('invalid_options', `limits.${key} must be a number ≥ 0`);
   }

@@ -49,7 +49,8 @@ export async function connect(
         return new StdioClientTransport(parameters);
       },
     },
-    options,
+    // A task reference names the server by its command line unless the host names it otherwise.
+    { ...options, serverId: options.serverId || [stdio.command, ...(stdio.args ?? [])].join(' ') },
   );
 }
 

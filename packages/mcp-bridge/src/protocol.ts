@@ -24,3 +24,6 @@ export const LEGACY_PROTOCOL_VERSION = '2025-11-25';
 
 /** The call methods, for checking untrusted data (a suspension read back from storage). */
 export const CALL_METHODS: readonly string[] = ['tools/call', 'prompts/get', 'resources/read'];
+
+/** The Tasks extension's identifier (SEP-2663), declared in the client's capabilities. */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';

@@ -46,10 +46,29 @@ export interface PortCallOptions {
   maxTotalTimeout?: number | undefined;
 }
 
+/**
+ * The methods the bridge sends as raw requests (Tasks extension, and the 2025-11-25 experimental
+ * tasks): their results come back unvalidated, as plain records the caller checks.
+ */
+export type RawMethod = `tasks/${string}` | 'subscriptions/listen';
+
+/** Options of a raw request. */
+export interface PortRequestOptions {
+  signal?: AbortSignalLike | undefined;
+  timeout?: number | undefined;
+  /** Extra HTTP headers (Streamable HTTP); `Mcp-Name` is set by the port for the task methods. */
+  headers?: Record<string, string> | undefined;
+}
+
+/** The methods whose `Mcp-Name` header carries `params.taskId` (SEP-2663's Streamable HTTP binding). */
+export const TASK_ID_METHODS: readonly string[] = ['tasks/get', 'tasks/update', 'tasks/cancel'];
+
 /** The SDK-neutral client. */
 export interface ClientPort {
   era(): ProtocolEra | undefined;
   serverName(): string | undefined;
+  /** The server's serverInfo as `name@version`, once connected (a task reference's default identity). */
+  serverIdentity(): string | undefined;
   /** The protocol revision the client negotiated, when it says (v1 over stdio keeps none). */
   protocolVersion(): string | undefined;
   isConnected(): boolean;
@@ -63,6 +82,16 @@ export interface ClientPort {
     params: Record<string, unknown>,
     options: PortCallOptions,
   ): Promise<unknown>;
+  /**
+   * One raw request of `method` (tasks/*, subscriptions/listen): the result as the server sent it
+   * (a missing resultType is complete), any JSON-RPC error thrown as the SDK threw it. The task
+   * methods carry `Mcp-Name: <params.taskId>` (merged case-insensitively with what the SDK sets).
+   */
+  request(
+    method: RawMethod,
+    params: Record<string, unknown>,
+    options: PortRequestOptions,
+  ): Promise<Record<string, unknown>>;
   list(
     method: ListMethod,
     params: Record<string, unknown> | undefined,

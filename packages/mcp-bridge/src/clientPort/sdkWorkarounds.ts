@@ -23,8 +23,16 @@ type Send = (...args: never[]) => unknown;
  * public `onmessage` seam, before the SDK decodes them; the host's own calls on the same client are
  * left as they are. Call before every raw request: it re-applies itself whenever the SDK installs a
  * new handler (reconnect) and is a no-op while its own handler is in place.
+ *
+ * The same codec rejects a `resultType: "task"` (Tasks extension) with UnsupportedResultType and
+ * drops the result (typescript-sdk#2637): for the bridge's own raw requests the result is kept in
+ * `tasks` (by JSON-RPC id) as it arrives, so the request's rejection can be read back as its task.
  */
-export function stampMissingResultType(client: Loose, ids: Set<unknown>): void {
+export function stampMissingResultType(
+  client: Loose,
+  ids: Set<unknown>,
+  tasks?: Map<unknown, Record<string, unknown>>,
+): void {
   const transport = client['transport'] as unknown as
     { onmessage?: OnMessage & { stamps?: Set<unknown> } } | undefined;
   const inner = transport?.onmessage;
@@ -32,14 +40,58 @@ export function stampMissingResultType(client: Loose, ids: Set<unknown>): void {
   const patched: OnMessage = (message, ...rest) => {
     const record = asRecord(message);
     const result = record['result'];
+    const own = ids.has(record['id']) && isRecord(result);
+    if (own && result['resultType'] === 'task') tasks?.set(record['id'], result);
     inner(
-      ids.has(record['id']) && isRecord(result) && !('resultType' in result)
+      own && !('resultType' in result)
         ? { ...record, result: { ...result, resultType: 'complete' } }
         : message,
       ...rest,
     );
   };
   transport.onmessage = Object.assign(patched, { stamps: ids });
+}
+
+/**
+ * A result schema that accepts any result as it came, for raw requests of methods the SDKs have no
+ * schema for (tasks/update) or validate as another revision's (tasks/get): a Standard Schema for
+ * the v2 client's `request()` and a zod-v3-like `safeParse` for the v1 client's. The bridge checks
+ * each result itself.
+ */
+export const PASSTHROUGH = Object.freeze({
+  '~standard': Object.freeze({
+    version: 1,
+    vendor: 'waitfor',
+    validate: (value: unknown) => ({ value }),
+  }),
+  safeParse: (data: unknown) => ({ success: true, data }),
+});
+
+/**
+ * The v1 client (1.32.2) takes no per-request headers: its Streamable HTTP transport builds every
+ * POST's headers with `_commonHeaders()`, called synchronously at the start of `send`, which
+ * `request()` calls synchronously. For the one `request()` made by `send`, the transport's
+ * `_commonHeaders` is shadowed on the instance to add `headers` (set through `Headers`, so a name
+ * the transport also sets is merged case-insensitively); stdio has no headers and is left alone.
+ */
+export function withV1Headers<T>(client: Loose, headers: Record<string, string>, send: () => T): T {
+  const transport = client['transport'] as Loose | undefined;
+  type Headers = { set(name: string, value: string): void };
+  const common = transport?.['_commonHeaders'] as (() => Promise<Headers>) | undefined;
+  if (transport === undefined || typeof common !== 'function' || Object.keys(headers).length === 0)
+    return send();
+  const owned = Object.hasOwn(transport, '_commonHeaders');
+  transport['_commonHeaders'] = (async () => {
+    const merged = await common.call(transport);
+    for (const [name, value] of Object.entries(headers)) merged.set(name, value);
+    return merged;
+  }) as never;
+  try {
+    return send();
+  } finally {
+    if (owned) transport['_commonHeaders'] = common as never;
+    else delete transport['_commonHeaders'];
+  }
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import { isRecord } from '@waitfor/runtime';
 import { BridgeError } from '../bridgeError';
-import type { ClientPort, PortCallOptions } from './port';
+import { TASK_ID_METHODS, type ClientPort, type PortCallOptions } from './port';
 
 type AnyFunction = (...args: never[]) => unknown;
 
@@ -94,6 +94,13 @@ export function basePort(client: Loose) {
       const name = asRecord(fn(client, 'getServerVersion')?.call(client))['name'];
       return (typeof name === 'string' && name) || undefined;
     },
+    serverIdentity: () => {
+      const info = asRecord(fn(client, 'getServerVersion')?.call(client));
+      const { name, version } = info;
+      return typeof name === 'string' && name
+        ? `${name}@${typeof version === 'string' ? version : ''}`
+        : undefined;
+    },
     // A v2 client says the revision it negotiated; a v1 client's HTTP transport keeps it (stdio: none).
     protocolVersion: () => {
       const read = fn(client, 'getNegotiatedProtocolVersion');
@@ -105,4 +112,22 @@ export function basePort(client: Loose) {
       void invoke(client, 'registerCapabilities', capabilities),
     list,
   };
+}
+
+/**
+ * The headers of a raw request: the caller's, with `Mcp-Name: <taskId>` for the task methods
+ * (SEP-2663), replacing any spelling of that name the caller gave (never sent twice).
+ */
+export function rawHeaders(
+  method: string,
+  params: Record<string, unknown>,
+  given: Record<string, string> | undefined,
+): Record<string, string> {
+  const taskId = params['taskId'];
+  const named = TASK_ID_METHODS.includes(method) && typeof taskId === 'string';
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(given ?? {}))
+    if (!named || name.toLowerCase() !== 'mcp-name') headers[name] = value;
+  if (named) headers['Mcp-Name'] = taskId;
+  return headers;
 }

@@ -6,11 +6,13 @@
 import type { AbortSignalLike } from '@waitfor/core';
 import { BridgeError } from '../bridgeError';
 import type { ClientPort, InboundMethod, V1Schemas } from './port';
+import { PASSTHROUGH, withV1Headers } from './sdkWorkarounds';
 import {
   asRecord,
   basePort,
   invoke,
   notificationRouter,
+  rawHeaders,
   sdkName,
   sdkOptions,
   type Loose,
@@ -94,5 +96,12 @@ export function createV1Port(client: Loose): ClientPort {
       method === 'tools/call'
         ? invoke(client, 'callTool', params, undefined, sdkOptions(options))
         : invoke(client, sdkName[method], params, sdkOptions(options)),
+    request: async (method, params, options) =>
+      (await withV1Headers(client, rawHeaders(method, params, options.headers), () =>
+        invoke(client, 'request', { method, params }, PASSTHROUGH, {
+          signal: options.signal,
+          timeout: options.timeout,
+        }),
+      )) as Record<string, unknown>,
   };
 }

@@ -9,6 +9,7 @@ import {
   callToolBy,
   captureRequestId,
   HEADER_MISMATCH,
+  PASSTHROUGH,
   requestValidated,
   stampMissingResultType,
 } from './sdkWorkarounds';
@@ -17,34 +18,48 @@ import {
   basePort,
   invoke,
   notificationRouter,
+  rawHeaders,
   sdkName,
   sdkOptions,
   type Loose,
 } from './shared';
 
-/** One raw request(): it hands input_required back instead of driving it. */
+/**
+ * One raw request(): it hands input_required back instead of driving it, and a task result
+ * (`resultType: "task"`) back instead of rejecting it; `passthrough` skips the SDK's validation.
+ */
 type RawRequest = (
   message: { method: string; params?: unknown },
   options: unknown,
+  passthrough?: boolean,
 ) => Promise<unknown>;
 
 /** The bridge's raw requests on `client` (each leg of the modern loop goes through one). */
 function rawRequester(client: Loose, era: () => ProtocolEra | undefined): RawRequest {
   /** JSON-RPC ids of the bridge's raw requests in flight on this client. */
   const rawIds = new Set<unknown>();
+  /** Task results of those requests, which the SDK rejects (see stampMissingResultType). */
+  const tasks = new Map<unknown, Record<string, unknown>>();
   /** The SDK's result validators by era and method (see requestValidated). */
   const validators = new Map<string, unknown>();
-  return async (message, requestOptions) => {
+  return async (message, requestOptions, passthrough) => {
     const current = era();
-    if (current === 'modern') stampMissingResultType(client, rawIds);
+    if (current === 'modern') stampMissingResultType(client, rawIds, tasks);
     const { id, pending } = captureRequestId(client, () =>
-      requestValidated(client, validators, current, message, requestOptions),
+      passthrough === true
+        ? invoke(client, 'request', message, PASSTHROUGH, requestOptions)
+        : requestValidated(client, validators, current, message, requestOptions),
     );
     rawIds.add(id);
     try {
       return await pending;
+    } catch (error) {
+      const task = tasks.get(id);
+      if (task === undefined) throw error;
+      return task;
     } finally {
       rawIds.delete(id);
+      tasks.delete(id);
     }
   };
 }
@@ -124,5 +139,17 @@ export function createV2Port(client: Loose): ClientPort {
         ? rawToolCall(client, request, params, sent, options.legs)
         : request({ method, params }, sent);
     },
+    // The SDK derives Mcp-Name from the body itself on a modern connection (it ignores a
+    // per-request one); the header given is for the transports that do not.
+    request: async (method, params, options) =>
+      (await request(
+        { method, params },
+        {
+          signal: options.signal,
+          timeout: options.timeout,
+          headers: rawHeaders(method, params, options.headers),
+        },
+        true,
+      )) as Record<string, unknown>,
   };
 }

@@ -36,6 +36,11 @@ export interface CallJob {
   readonly timeout: number;
   readonly maxRounds: number;
   readonly durable: boolean;
+  /**
+   * 'handle' (bridge.tasks.start): a call the server answers with a task resolves at once with
+   * that task (its CreateTaskResult, `resultType: "task"`), instead of waiting for it.
+   */
+  readonly taskMode?: 'wait' | 'handle' | undefined;
   /** The question options the call brings itself (legacy era: it must run alone). */
   readonly own: QuestionOptions | undefined;
   /** Where a resumed call starts (modern era). */

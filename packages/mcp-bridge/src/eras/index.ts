@@ -8,8 +8,7 @@ import { legacyEra } from './legacy';
 import { modernEra } from './modern';
 
 export type { CallJob, Era, LoopStart } from './era';
-// A stored suspension checked before it is kept or resumed (`resume` checks it again itself).
-export { parseSuspension } from './modern/suspension';
+export { parseSuspension } from './parse';
 
 const eras: Record<ProtocolEra, Era> = { legacy: legacyEra, modern: modernEra };
 

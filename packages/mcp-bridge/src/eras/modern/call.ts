@@ -19,6 +19,7 @@ import type { CallJob, LoopStart } from '../era';
 import { assertServable, parseInputRequests, resolveRound, type RoundContext } from './round';
 import { createSuspension } from './suspension';
 import { checkRequestState } from '../../limits';
+import { taskOutcome } from '../../tasks/outcome';
 
 /** The outcome of a loop: the final result, or (durable mode) a suspension. */
 type LoopOutcome = CallOutcome;
@@ -38,13 +39,14 @@ export function retryParams(
 /** An `input_required` result (its requestState checked and bounded). */
 type InputRequired = { inputRequests?: unknown; requestState?: string };
 
-/** Whether `result` requires input (else it is complete); throws on a malformed or unknown one. */
-function requiresInput(result: unknown, stateLimit: number): result is InputRequired {
+/** What a leg's result is: complete, a task (Tasks extension), or input_required; throws on others. */
+function kindOf(result: unknown, stateLimit: number): 'complete' | 'task' | 'input_required' {
   if (typeof result !== 'object' || result === null)
     throw new BridgeError('invalid_params', 'Result is not an object');
   const record = result as Record<string, unknown>;
   const resultType = record['resultType'];
-  if (resultType === undefined || resultType === 'complete') return false;
+  if (resultType === undefined || resultType === 'complete') return 'complete';
+  if (resultType === 'task') return 'task';
   if (resultType !== 'input_required') {
     throw new BridgeError(
       'unknown_result_type',
@@ -54,7 +56,7 @@ function requiresInput(result: unknown, stateLimit: number): result is InputRequ
   }
   // Echoed byte-exact with every retry (and stored in a suspension): bounded before it is kept.
   checkRequestState(record['requestState'], stateLimit);
-  return true;
+  return 'input_required';
 }
 
 /** Drive one call to completion (or suspension), ended by `signal`. */
@@ -100,8 +102,12 @@ async function runInputRequiredLoop(
     } catch (error) {
       throw toBridgeError(error, signal);
     }
-    if (!requiresInput(result, limits.requestState))
+    const kind = kindOf(result, limits.requestState);
+    if (kind === 'complete')
       return { status: 'complete', result: result as Record<string, unknown> };
+    // A call that first asked (input_required, retried above) may still become a task.
+    if (kind === 'task') return taskOutcome(job, result, context.origin, signal);
+    const required = result as InputRequired;
     round += 1;
     if (round > job.maxRounds) {
       throw new BridgeError(
@@ -110,13 +116,13 @@ async function runInputRequiredLoop(
         { lastResult: result },
       );
     }
-    const inputRequests = parseInputRequests(result.inputRequests, limits.inputRequests);
+    const inputRequests = parseInputRequests(required.inputRequests, limits.inputRequests);
     if (job.durable) {
       for (const [key, entry] of Object.entries(inputRequests)) assertServable(key, entry, context);
       const suspension = createSuspension({
         method,
         params: start.params,
-        requestState: result.requestState,
+        requestState: required.requestState,
         inputRequests,
         round,
         origin: context.origin,
@@ -126,7 +132,7 @@ async function runInputRequiredLoop(
     }
     // State-only rounds (no inputRequests) are retried at once, still counted against the cap.
     const responses = await resolveRound(inputRequests, context);
-    send = retryParams(start.params, responses, result.requestState);
+    send = retryParams(start.params, responses, required.requestState);
   }
 }
 

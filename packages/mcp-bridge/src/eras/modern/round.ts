@@ -85,7 +85,10 @@ export function assertServable(
 }
 
 /** Answer one sampling or roots inputRequest through the host's handler (assertServable passed it). */
-async function answerHostRequest(entry: InputRequest, context: RoundContext): Promise<unknown> {
+export async function answerHostRequest(
+  entry: InputRequest,
+  context: RoundContext,
+): Promise<unknown> {
   const { sampling, roots } = context.handlers;
   const handlerContext = { signal: context.signal, origin: context.origin };
   try {

@@ -38,7 +38,7 @@ import { parseInputRequests } from './round';
 const VERSION = 2;
 
 /** The inputRequests key a suspension's Request answers (checked by parseSuspension). */
-const keyOf = (request: Request): string => request.data?.origin?.['inputKey'] as string;
+export const keyOf = (request: Request): string => request.data?.origin?.['inputKey'] as string;
 
 /** Equal JSON values, key order aside; walks `a` at most, which parseSuspension has bounded. */
 const sameJson = (a: unknown, b: unknown): boolean =>
@@ -93,23 +93,18 @@ export function createSuspension(input: {
   };
 }
 
-/** Reads the fields of a modern-era suspension and its questions, each form parsed once within `limits`. */
-function readCall(
-  value: Record<string, unknown>,
+/**
+ * The questions of a suspension: one Request per elicitation inputRequest, each naming its own
+ * key and showing exactly its form (a bijection), each form parsed once within `limits`. Throws
+ * through `fail`; a round the bridge suspends always asks someone (no Request: refused).
+ */
+export function matchRequests(
+  inputRequests: Record<string, InputRequest>,
+  requests: unknown,
   fail: SuspensionFail,
   limits: Partial<BridgeLimits> | undefined,
-): { own: Suspension; questions: SuspendedQuestion[] } {
-  const { method, params, requestState, requests } = value;
-  if (!CALL_METHODS.includes(method as string)) fail('method', 'bad method');
-  if (!isRecord(params)) return fail('params', 'params must be an object');
-  // The retry's answers and state come only from the Answers and the server's requestState: params
-  // carrying their own would send answers nobody gave, or a forged state.
-  if ('inputResponses' in params || 'requestState' in params)
-    fail('params', 'params must not carry inputResponses or requestState');
-  checkRequestState(requestState, limits?.requestState);
-  const inputRequests = parseInputRequests(value['inputRequests'], limits?.inputRequests);
+): SuspendedQuestion[] {
   if (!Array.isArray(requests)) return fail('requests', 'requests must be an array');
-  // One Request per elicitation inputRequest, each naming its own key: a bijection.
   // The elicitation inputRequests still unmatched, each with its params and form as checked.
   const keys = new Map<string, ReturnType<typeof checkQuestion>>();
   for (const [key, entry] of Object.entries(inputRequests))
@@ -129,13 +124,31 @@ function readCall(
     questions.push({ key, request, form: question!.schema });
   }
   if (keys.size) fail('requests', `no request for inputRequests ${[...keys.keys()]}`);
-  // A round the bridge suspends always asks someone: without a Request, nothing was answered.
   if (!ids.size) fail('requests', 'no pending Request');
+  return questions;
+}
+
+/** Reads the fields of a modern-era suspension and its questions, each form parsed once within `limits`. */
+function readCall(
+  value: Record<string, unknown>,
+  fail: SuspensionFail,
+  limits: Partial<BridgeLimits> | undefined,
+): { own: Suspension; questions: SuspendedQuestion[] } {
+  const { method, params, requestState, requests } = value;
+  if (!CALL_METHODS.includes(method as string)) fail('method', 'bad method');
+  if (!isRecord(params)) return fail('params', 'params must be an object');
+  // The retry's answers and state come only from the Answers and the server's requestState: params
+  // carrying their own would send answers nobody gave, or a forged state.
+  if ('inputResponses' in params || 'requestState' in params)
+    fail('params', 'params must not carry inputResponses or requestState');
+  checkRequestState(requestState, limits?.requestState);
+  const inputRequests = parseInputRequests(value['inputRequests'], limits?.inputRequests);
+  const questions = matchRequests(inputRequests, requests, fail, limits);
   return { own: value as unknown as Suspension, questions };
 }
 
 /** The ElicitResult to send for a checked Answer (an accepted form carries its checked value). */
-const responseOf = (question: SuspendedQuestion, answer: Answer) =>
+export const responseOf = (question: SuspendedQuestion, answer: Answer) =>
   answer.ok && question.form === undefined ? { action: 'accept' } : answerToElicitResult(answer);
 
 /** A suspension's call as resumed: the checked suspension and its elicitation responses. */
@@ -174,11 +187,11 @@ function callDriver(limits?: Partial<BridgeLimits>): RoundDriver<Suspension, Res
 }
 
 /** A WaitforError of the checks the engine leaves to a driver (a malformed Request). */
-const isCoreRefusal = (error: unknown): error is WaitforError =>
+export const isCoreRefusal = (error: unknown): error is WaitforError =>
   WaitforError.isInstance(error) && error.code !== 'invalid_suspension';
 
 /** The bridge's error for what the round engine refused. */
-function refusal(error: unknown, value: unknown): unknown {
+export function refusal(error: unknown, value: unknown): unknown {
   if (!WaitforError.isInstance(error)) return error;
   if (error.code === 'invalid_suspension')
     return new BridgeError('invalid_suspension', error.message, { cause: error.cause });
