@@ -18,6 +18,18 @@ export async function openTaskClient(
   host: string,
   serverId = 'tasks',
 ): Promise<TaskClient> {
+  // A pooled socket the server closed as idle just as it is reused (a loaded machine delays the
+  // client's own idle timer) fails the connect with ECONNRESET: a set-up step, tried again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await openOnce(url, host, serverId);
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
+}
+
+async function openOnce(url: string, host: string, serverId: string): Promise<TaskClient> {
   const options = {
     waitFor: () => {
       throw new Error('a durable call asked in process');

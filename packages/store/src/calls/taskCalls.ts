@@ -2,21 +2,17 @@
 // through its bridge, sends the answers the fleet's inboxes stored, and saves each suspension the
 // bridge returns in place of the one it read (fenced by the claim and the call's version).
 import type { Answer, Request } from '@waitfor/core';
-import type { DurableOutcome } from '@waitfor/mcp-bridge';
+import type { AnySuspension, DurableOutcome, TaskSuspension } from '@waitfor/mcp-bridge';
 import type { Queryable, Row } from '../drivers/driver';
 import { StoreError } from '../storeError';
 import type { DurableCaller } from './durableCalls';
 
-/** A suspended task-backed call, as the bridge saves it: its open keys' Requests and its task. */
-export interface SavedTask {
-  kind: 'task';
-  taskId: string;
-  requests: Request[];
-}
+/** A suspended task-backed call, as the bridge hands it back and the store saves it. */
+export type SavedTask = TaskSuspension;
 
 /** True for the suspension of a task-backed call. */
-export const isTask = (suspension: unknown): suspension is SavedTask =>
-  (suspension as { kind?: unknown } | null)?.kind === 'task';
+export const isTask = (suspension: AnySuspension): suspension is TaskSuspension =>
+  (suspension as { kind?: unknown }).kind === 'task';
 
 /** One stored answer of the call, ready to send: the row it came from and the Answer. */
 export interface Unsent {
@@ -121,12 +117,12 @@ export class TaskPoller {
         return await this.host.failed(this.row, error);
       }
       if (outcome.status === 'complete') return this.host.complete(this.row, outcome, unsent);
-      const next = outcome.suspension as unknown;
-      if (!isTask(next))
+      if (!isTask(outcome.suspension))
         return this.host.failed(
           this.row,
           new StoreError('call_failed', 'A task-backed call resumed into a suspension of no task'),
         );
+      const next = keepQuestions(task, outcome.suspension);
       if (!(await this.host.replace(this.row, version, task, next, unsent))) return;
       [task, version] = [next, version + 1];
     }
@@ -139,18 +135,36 @@ export class TaskPoller {
     unsent: Unsent[],
   ): Promise<DurableOutcome> {
     const answers = unsent.map(({ answer }) => answer);
-    const resume = bridge.resume as (
-      suspension: unknown,
-      answers: readonly Answer[],
-      options: { signal: AbortSignal },
-    ) => Promise<DurableOutcome>;
-    if (answers.length > 0) return resume(task, answers, { signal: this.stopped.signal });
+    const resume = (signal: AbortSignal) => bridge.resume(task, answers, { signal });
+    if (answers.length > 0) return resume(this.stopped.signal);
     this.wake = new AbortController();
     if (this.woken) this.wake.abort();
     const signal = AbortSignal.any([this.stopped.signal, this.wake.signal]);
     if (signal.aborted) return Promise.reject(signal.reason);
-    return resume(task, [], { signal });
+    return resume(signal);
   }
+}
+
+const keyOf = (request: Request): unknown =>
+  (request.data?.origin as { inputKey?: unknown } | undefined)?.inputKey;
+
+/**
+ * The next suspension, each key still open with the same inputRequest keeping the Request it was
+ * asked with (the bridge builds each suspension's Requests afresh, under new ids): the question
+ * every inbox lists stays the one answered, and its answer matches the saved suspension.
+ */
+export function keepQuestions(prev: SavedTask, next: SavedTask): SavedTask {
+  const asked = new Map(prev.requests.map((request) => [keyOf(request), request]));
+  const same = (key: unknown): boolean =>
+    typeof key === 'string' &&
+    Object.hasOwn(prev.inputRequests, key) &&
+    Object.hasOwn(next.inputRequests, key) &&
+    JSON.stringify(prev.inputRequests[key]) === JSON.stringify(next.inputRequests[key]);
+  const requests = next.requests.map((request) => {
+    const key = keyOf(request);
+    return same(key) ? (asked.get(key) ?? request) : request;
+  });
+  return { ...next, requests };
 }
 
 /** Inserts the questions of a task's new keys and ends those of its withdrawn keys. */
