@@ -4,7 +4,6 @@
  * an answer lands while no poller lives; P2 takes the task over, sends that answer, asks the next
  * key; P3's inbox answers; the call completes once and every reader gets the one result.
  */
-import { accept } from '@waitfor/core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { textOf } from '../../mcp-bridge/src/__fixtures__/clients';
 import type { TasksServer } from '../../mcp-bridge/src/__fixtures__/tasksServer';
@@ -12,6 +11,7 @@ import { startTasksServer } from '../../mcp-bridge/src/__fixtures__/tasksServer'
 import { killHosts, startHost } from './__fixtures__/hosts';
 import type { PostgresServer } from './__fixtures__/postgresServer';
 import { startPostgres } from './__fixtures__/postgresServer';
+import { openTaskClient } from './__fixtures__/taskClient';
 import { createStore, postgresDriver } from './index';
 
 const taskHost = new URL('./__fixtures__/taskHost.ts', import.meta.url).pathname;
@@ -51,7 +51,6 @@ it('kill -9 of the polling host with a question open: another host takes over, a
     instance: 'maker',
     pollMs: 0,
   });
-  const { openTaskClient } = await import('./__fixtures__/taskClient');
   const makerClient = await openTaskClient(tasks.url, 'maker');
   try {
     const calls = maker.durableCalls({ clientFor: () => makerClient.bridge, work: false });
