@@ -129,6 +129,38 @@ export function migrationsOf(names: Names): readonly (readonly string[])[] {
           SELECT 1 FROM ${questions} AS question
           WHERE question.call_id = call.call_id AND question.state = 'open')`,
     ],
+    [
+      // Task-backed calls: polled by the one host holding the lease for as long as the task runs,
+      // their saved suspension replaced at each change, fenced by the holder and this version.
+      `ALTER TABLE ${calls} ADD COLUMN kind text NOT NULL DEFAULT 'modern'
+        CHECK (kind IN ('modern', 'task'))`,
+      `ALTER TABLE ${calls} ADD COLUMN version integer NOT NULL DEFAULT 0`,
+      // A task call is never waiting: each question that ends wakes its poller (any host's notice
+      // of the call), without locking the call row — its poller locks the call, then the questions
+      // it ends, and an answer that locked the question first must not wait on the call. A modern
+      // call is due once its last question ended, as before (its row locked: see version 2).
+      `CREATE OR REPLACE FUNCTION ${questionEnded}() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE
+        call_kind text;
+      BEGIN
+        SELECT kind INTO call_kind FROM ${calls} WHERE call_id = NEW.call_id;
+        IF call_kind = 'task' THEN
+          PERFORM pg_notify('${channel}', json_build_object('c', NEW.call_id, 'e', 'ready')::text);
+          RETURN NULL;
+        END IF;
+        PERFORM 1 FROM ${calls} WHERE call_id = NEW.call_id FOR UPDATE;
+        IF NOT EXISTS (
+          SELECT 1 FROM ${questions} WHERE call_id = NEW.call_id AND state = 'open'
+        ) THEN
+          UPDATE ${calls} SET state = 'ready', run_at = now()
+            WHERE call_id = NEW.call_id AND state = 'waiting';
+          IF FOUND THEN
+            PERFORM pg_notify('${channel}', json_build_object('c', NEW.call_id, 'e', 'ready')::text);
+          END IF;
+        END IF;
+        RETURN NULL;
+      END $$`,
+    ],
   ];
 }
 

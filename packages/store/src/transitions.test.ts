@@ -191,6 +191,7 @@ it('builds every statement that sets a state with transition(): the state it lea
       'finishCall',
       'retryLater',
       'suspendAgain',
+      'withdrawQuestions',
     ].sort(),
   );
   for (const [name, text] of setsState)

@@ -32,18 +32,20 @@ export function killHosts(): void {
 }
 
 /**
- * Starts host.ts for `instance` on `database` (a postgres:// URL or a PGlite data directory),
- * resolving once it printed `ready`.
+ * Starts host.ts (or `script`, taking the same first five arguments, then `extra`) for `instance`
+ * on `database` (a postgres:// URL or a PGlite data directory), resolving once it printed `ready`.
  */
 export async function startHost(
   database: string,
   instance: string,
   mcpUrl: string,
-  { leaseMs = 1_000, pollMs = 500 } = {},
+  { leaseMs = 1_000, pollMs = 500, script: path = script, extra = [] as string[] } = {},
 ): Promise<HostProcess> {
-  const args = ['--tsconfig', tsconfig, script, database, instance, mcpUrl];
+  const args = ['--tsconfig', tsconfig, path, database, instance, mcpUrl];
   // Its own process group: tsx runs the script in a node child, and kill -9 must reach both.
-  const child = spawn(tsx, [...args, String(leaseMs), String(pollMs)], { detached: true });
+  const child = spawn(tsx, [...args, String(leaseMs), String(pollMs), ...extra], {
+    detached: true,
+  });
   groups.add(child.pid!);
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

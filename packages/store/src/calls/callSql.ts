@@ -53,13 +53,16 @@ ${transition({
       'attempt', call.attempts + 1, 'outcome', 'claimed', 'by', $1::text, 'at', now()))`,
   where: `call.call_id = coalesce((SELECT call_id FROM due), (SELECT call_id FROM abandoned))
     AND (${claimable('call')})`,
-  returning:
-    'call.call_id, call.scope, call.server_key, call.suspension, call.round, call.attempts',
+  returning: `call.call_id, call.scope, call.server_key, call.suspension, call.round, call.attempts,
+    call.kind, call.version`,
 })}`,
 
-    /** Keeps this host's claim alive while it resumes the call (fenced: only the holder). */
+    /**
+     * Keeps this host's claim alive while it resumes the call (fenced: only the holder); no row
+     * returned: the claim is gone (taken over, or the call ended).
+     */
     renewLease: `UPDATE ${calls} SET lease_until = now() + ${ms('$3')}
-  WHERE call_id = $1 AND claimed_by = $2 AND state = 'running'`,
+  WHERE call_id = $1 AND claimed_by = $2 AND state = 'running' RETURNING call_id`,
 
     /** The ended questions of one call, to build the Answers of its resume. */
     callAnswers: `SELECT id, state, answer FROM ${names.questions}
@@ -112,12 +115,75 @@ SELECT call_id, ${notifyCall('done')} FROM finished`,
     from: ['running'],
     set: `state = CASE WHEN $5::boolean THEN 'waiting' ELSE 'ready' END, suspension = $3::json,
       round = $4, attempts = 0, run_at = now(),
+      kind = CASE WHEN $3::json->>'kind' = 'task' THEN 'task' ELSE 'modern' END,
       trace = call.trace || ${traceEntry(`'suspended'`, '$2')},
       claimed_by = NULL, lease_until = NULL`,
     where: 'call.call_id = $1 AND call.claimed_by = $2',
     returning: 'call.call_id, call.state',
   })})
 SELECT call_id, CASE WHEN state = 'ready' THEN ${notifyCall('ready')} END FROM suspended`,
+
+    /**
+     * Records a task-backed call: `ready` at once, so one host claims it and polls the task for
+     * as long as it runs; its questions are inserted beside it, in the same transaction.
+     */
+    insertTaskCall: `WITH inserted AS (
+  INSERT INTO ${calls} (call_id, scope, server_key, state, kind, suspension, trace, created_by)
+  VALUES ($1, $2, $3, 'ready', 'task', $4::json,
+    jsonb_build_array(jsonb_build_object('round', 1, 'attempt', 0,
+      'outcome', 'suspended', 'by', $5::text, 'at', now())), $5)
+  RETURNING call_id)
+SELECT call_id, ${notifyCall('ready')} FROM inserted`,
+
+    /** The ended questions of a call whose answers no resume has sent yet, oldest first. */
+    unsentAnswers: `SELECT seq::text AS seq, id, state, answer FROM ${names.questions}
+  WHERE call_id = $1 AND state <> 'open' AND delivered_at IS NULL ORDER BY seq`,
+
+    /**
+     * Marks the answers of rows $2 (a JSON array of seq) sent, removing their data (unless kept:
+     * $3); answers that ended after they were read stay unsent.
+     */
+    markSent: `UPDATE ${names.questions} AS question SET delivered_at = now(),
+    answer = CASE WHEN $3::boolean OR question.answer IS NULL THEN question.answer
+      WHEN question.outcome = 'accepted' THEN json_build_object('id', question.id, 'ok', true)
+      ELSE json_build_object('id', question.id, 'ok', false, 'reason', question.outcome) END
+  WHERE question.call_id = $1 AND question.delivered_at IS NULL
+    AND question.seq IN (SELECT value::bigint FROM json_array_elements_text($2::json))`,
+
+    /**
+     * Replaces the saved suspension of a polled task ($4) with the one the bridge returned, for
+     * the host holding the claim ($2) and only from the version it read ($3): a poller that lost
+     * its claim, or read an older suspension, changes nothing. Returns the new version.
+     */
+    replaceSuspension: transition({
+      table: calls,
+      alias: 'call',
+      from: ['running'],
+      set: `suspension = $4::json, version = call.version + 1, attempts = 0,
+        round = coalesce(($4::json->>'round')::integer, call.round),
+        trace = call.trace || ${traceEntry(`'suspended'`, '$2')}`,
+      where: 'call.call_id = $1 AND call.claimed_by = $2 AND call.version = $3',
+      returning: 'call.version',
+    }),
+
+    /**
+     * open → cancelled for the questions of call $1 whose id is not in $2 (a JSON array; null:
+     * all), with the reason ($3) as outcome; announced like any end, and never sent as an answer
+     * (delivered at once). The request is dropped unless kept ($4).
+     */
+    withdrawQuestions: `WITH ended AS (
+  ${transition({
+    table: names.questions,
+    alias: 'question',
+    from: ['open'],
+    set: `state = 'cancelled', outcome = $3::text, ended_at = now(), delivered_at = now(),
+      request = CASE WHEN $4::boolean THEN question.request END`,
+    where: `question.call_id = $1 AND ($2::json IS NULL
+      OR question.id NOT IN (SELECT value FROM json_array_elements_text($2::json)))`,
+    returning: 'question.seq, question.scope, question.id, question.state',
+  })})
+SELECT seq::text AS seq, pg_notify('${names.channel}', json_build_object('s', scope, 'i', id,
+  'q', seq::text, 'e', 'end', 't', state)::text) FROM ended`,
 
     /** Where a call stands, for the host awaiting its result. */
     callState: `SELECT state, result, error FROM ${calls} WHERE call_id = $1`,

@@ -7,6 +7,8 @@ import type { QuestionStatements } from '../sql';
 import { StoreError, storeErrorOf } from '../storeError';
 import { checkRequest } from '../storeInbox';
 import type { CallStatements } from './callSql';
+import type { PollHost, SavedTask, Unsent } from './taskCalls';
+import { changeQuestions, isTask, TaskPoller } from './taskCalls';
 
 /** Options of Store.durableCalls. */
 export interface DurableCallsOptions {
@@ -90,6 +92,10 @@ const lasting = new Set([
   'answer_mismatch',
   'invalid_answer',
   'server_error',
+  // A task that ended on the server, or a reference this host's bridge refuses to present.
+  'task_failed',
+  'task_cancelled',
+  'foreign_reference',
 ]);
 
 const passing = (error: unknown): boolean => {
@@ -117,9 +123,9 @@ async function insertQuestions(
   scope: string,
   callId: string,
   instance: string,
-  suspension: Suspension,
+  requests: readonly Request[],
 ): Promise<void> {
-  for (const request of suspension.requests) {
+  for (const request of requests) {
     // A server's questions get the checks of any Request the store keeps.
     const json = checkRequest(parseRequest(request));
     const rows = await tx.query(sql.insertQuestion, [
@@ -137,6 +143,9 @@ async function insertQuestions(
   }
 }
 
+/** The rows of the answers a resume sent, as the JSON array `markSent` takes. */
+const seqsOf = (sent: readonly Unsent[]): string => JSON.stringify(sent.map(({ seq }) => seq));
+
 /** Creates the durable calls of one host; the store registers the handle for its notices. */
 export function createDurableCalls(
   host: CallsHost,
@@ -152,6 +161,8 @@ class HostCalls implements CallsHandle {
   private readonly retryMs: number;
   private readonly maxAttempts: number;
   private readonly waiters = new Map<string, Set<() => void>>();
+  /** The task-backed calls this host polls, by call id: each runs until its task ends. */
+  private readonly pollers = new Map<string, TaskPoller>();
   private closed = false;
   private working: Promise<void> | undefined;
   private again = false;
@@ -191,13 +202,32 @@ class HostCalls implements CallsHandle {
       timer.unref?.();
       return;
     }
-    await driver.query(callSql.finishCall, [
-      callId,
-      instance,
-      'failed',
-      null,
-      JSON.stringify(stored),
-    ]);
+    await this.finish(callId, 'failed', null, stored, stored.code);
+  }
+
+  /**
+   * running → complete or failed, fenced by this host's claim; in the same transaction the call's
+   * open questions (a task's, never a modern call's) end with `reason`, for every inbox.
+   */
+  private async finish(
+    callId: string,
+    state: 'complete' | 'failed',
+    result: unknown,
+    error: unknown,
+    reason: string,
+  ): Promise<void> {
+    const { driver, instance, calls: callSql } = this.host;
+    await driver.transaction(async (tx) => {
+      const finished = await tx.query(callSql.finishCall, [
+        callId,
+        instance,
+        state,
+        result === null ? null : JSON.stringify(result),
+        error === null ? null : JSON.stringify(error),
+      ]);
+      if (finished.length > 0)
+        await tx.query(callSql.withdrawQuestions, [callId, null, reason, this.host.keepAnswerData]);
+    });
   }
 
   /** Stores a resume's outcome: the result once, or the next round and its questions. */
@@ -205,17 +235,10 @@ class HostCalls implements CallsHandle {
     const { driver, instance, calls: callSql } = this.host;
     const callId = String(row.call_id);
     await driver.query(callSql.scrubCallAnswers, [callId, this.host.keepAnswerData]);
-    if (outcome.status === 'complete') {
-      await driver.query(callSql.finishCall, [
-        callId,
-        instance,
-        'complete',
-        JSON.stringify(outcome.result),
-        null,
-      ]);
-      return;
-    }
-    // A further round: its questions go back through the store, like the first ones.
+    if (outcome.status === 'complete')
+      return this.finish(callId, 'complete', outcome.result, null, 'completed');
+    // A further round: its questions go back through the store, like the first ones. A retry the
+    // server answered with a task is ready at once: a host claims it and polls the task.
     const next = outcome.suspension;
     await driver.transaction(async (tx) => {
       const kept = await tx.query(callSql.suspendAgain, [
@@ -223,10 +246,17 @@ class HostCalls implements CallsHandle {
         instance,
         JSON.stringify(next),
         Number(row.round) + 1,
-        next.requests.length > 0,
+        !isTask(next) && next.requests.length > 0,
       ]);
       if (kept.length > 0)
-        await insertQuestions(tx, this.host.sql, String(row.scope), callId, instance, next);
+        await insertQuestions(
+          tx,
+          this.host.sql,
+          String(row.scope),
+          callId,
+          instance,
+          next.requests,
+        );
     });
   }
 
@@ -273,9 +303,66 @@ class HostCalls implements CallsHandle {
         if (this.closed) return;
         const [row] = await driver.query(callSql.claimCall, [instance, this.leaseMs]);
         if (!row) break;
-        await this.resumeClaimed(row).catch((error: unknown) => this.report(error));
+        if (row.kind === 'task') this.startPolling(row);
+        else await this.resumeClaimed(row).catch((error: unknown) => this.report(error));
       }
     } while (this.again);
+  }
+
+  /** Polls a claimed task beside the other claims (a task may run for hours). */
+  private startPolling(row: Row): void {
+    const callId = String(row.call_id);
+    this.pollers.get(callId)?.stop();
+    const poller = new TaskPoller(this.pollHost(), row);
+    this.pollers.set(callId, poller);
+    void poller
+      .run()
+      .catch((error: unknown) => this.report(error))
+      .finally(() => {
+        if (this.pollers.get(callId) === poller) this.pollers.delete(callId);
+      });
+  }
+
+  /** What this host's pollers read and write, each write fenced by the claim. */
+  private pollHost(): PollHost {
+    const { driver, instance, calls: callSql, keepAnswerData: keep } = this.host;
+    return {
+      leaseMs: this.leaseMs,
+      instance,
+      clientFor: async (serverKey) => this.options.clientFor(serverKey),
+      unsent: async (callId, task) => {
+        const rows = await driver.query(callSql.unsentAnswers, [callId]);
+        const byId = new Map(rows.map((question) => [String(question.id), question]));
+        return task.requests.flatMap((request) => {
+          const row = byId.get(request.id);
+          return row ? [{ seq: String(row.seq), answer: answerOf(request, row) }] : [];
+        });
+      },
+      renew: async (callId) =>
+        (await driver.query(callSql.renewLease, [callId, instance, this.leaseMs])).length > 0,
+      replace: (row, version, prev, next, sent) =>
+        driver.transaction(async (tx) => {
+          const callId = String(row.call_id);
+          const kept = await tx.query(callSql.replaceSuspension, [
+            callId,
+            instance,
+            version,
+            JSON.stringify(next),
+          ]);
+          if (kept.length === 0) return false;
+          await tx.query(callSql.markSent, [callId, seqsOf(sent), keep]);
+          const insert = (requests: Request[]) =>
+            insertQuestions(tx, this.host.sql, String(row.scope), callId, instance, requests);
+          await changeQuestions(tx, callSql, insert, { callId, prev, next, keep });
+          return true;
+        }),
+      complete: async (row, outcome, sent) => {
+        await driver.query(callSql.markSent, [String(row.call_id), seqsOf(sent), keep]);
+        await this.finish(String(row.call_id), 'complete', outcome.result, null, 'completed');
+      },
+      failed: (row, error) => this.failed(row, error),
+      report: (error) => this.report(error),
+    };
   }
 
   work(): Promise<void> {
@@ -299,7 +386,18 @@ class HostCalls implements CallsHandle {
     const callId = randomUUID();
     if (outcome.status === 'complete')
       return { callId, status: 'complete', result: outcome.result };
+    const suspension: Suspension | SavedTask = outcome.suspension;
     await driver.transaction(async (tx) => {
+      if (isTask(suspension)) {
+        await tx.query(callSql.insertTaskCall, [
+          callId,
+          scope,
+          serverKey,
+          JSON.stringify(suspension),
+          instance,
+        ]);
+        return insertQuestions(tx, this.host.sql, scope, callId, instance, suspension.requests);
+      }
       await tx.query(callSql.insertCall, [
         callId,
         scope,
@@ -309,7 +407,7 @@ class HostCalls implements CallsHandle {
         instance,
         outcome.suspension.requests.length > 0,
       ]);
-      await insertQuestions(tx, this.host.sql, scope, callId, instance, outcome.suspension);
+      await insertQuestions(tx, this.host.sql, scope, callId, instance, suspension.requests);
     });
     return { callId, status: 'waiting' };
   }
@@ -358,17 +456,22 @@ class HostCalls implements CallsHandle {
   }
 
   notice(callId: string, event: 'ready' | 'done'): void {
-    if (event === 'ready') void this.work().catch((error: unknown) => this.report(error));
-    else for (const wake of [...(this.waiters.get(callId) ?? [])]) wake();
+    if (event === 'ready') {
+      // A question of a task this host polls ended: its poller sends the answer.
+      this.pollers.get(callId)?.notice();
+      void this.work().catch((error: unknown) => this.report(error));
+    } else for (const wake of [...(this.waiters.get(callId) ?? [])]) wake();
   }
 
   poll(): Promise<void> {
     for (const set of this.waiters.values()) for (const wake of [...set]) wake();
+    for (const poller of this.pollers.values()) poller.notice();
     return this.work();
   }
 
   close(): void {
     this.closed = true;
+    for (const poller of this.pollers.values()) poller.stop();
     for (const set of this.waiters.values()) for (const wake of set) wake();
   }
 
