@@ -13,6 +13,8 @@ export type AnswerReason = 'declined' | 'cancelled' | 'expired' | (string & {});
 export interface RequestOrigin {
   /** A human-readable name of the asking server or system (a UI must show it). */
   server: string;
+  /** The server's task this question belongs to (MCP Tasks: a task-backed call's `taskId`). */
+  taskId?: string;
   [key: string]: unknown;
 }
 

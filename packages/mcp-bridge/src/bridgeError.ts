@@ -36,7 +36,11 @@ export type BridgeErrorCode =
   /** The peer answered with a JSON-RPC error; `rpc` keeps its code, message and data. */
   | 'server_error'
   /** The SDK failed locally (connection closed, invalid result, …); `cause` keeps its error. */
-  | 'client_error';
+  | 'client_error'
+  /** A task-backed call's task failed (Tasks extension); `rpc` keeps the JSON-RPC error it failed with. */
+  | 'task_failed'
+  /** A task-backed call's task was cancelled (by the server, or `tasks/cancel`). */
+  | 'task_cancelled';
 
 /** The JSON-RPC error a peer sent on the wire, kept apart from local failures. */
 export interface WireError {

@@ -30,6 +30,8 @@ import type { AddressInfo } from 'node:net';
 import {
   InMemoryTaskMessageQueue,
   InMemoryTaskStore,
+  type CreateTaskRequestHandlerExtra,
+  type TaskRequestHandlerExtra,
 } from '@modelcontextprotocol/sdk/experimental/tasks';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -121,7 +123,7 @@ function registerTaskTools(
       name,
       { inputSchema, execution: { taskSupport: 'required' } },
       {
-        createTask: async (args: Record<string, unknown>, extra) => {
+        createTask: async (args: Record<string, unknown>, extra: CreateTaskRequestHandlerExtra) => {
           const created = await extra.taskStore.createTask({
             ttl: 60_000,
             pollInterval: options.pollInterval,
@@ -129,8 +131,10 @@ function registerTaskTools(
           void work(args, extra.taskStore, created.taskId).catch(() => undefined);
           return { task: created };
         },
-        getTask: async (_args, extra) => extra.taskStore.getTask(extra.taskId),
-        getTaskResult: async (_args, extra) => extra.taskStore.getTaskResult(extra.taskId) as never,
+        getTask: async (_args: unknown, extra: TaskRequestHandlerExtra) =>
+          extra.taskStore.getTask(extra.taskId),
+        getTaskResult: async (_args: unknown, extra: TaskRequestHandlerExtra) =>
+          extra.taskStore.getTaskResult(extra.taskId),
       } as never,
     );
   const ask = (store: RequestTaskStore, taskId: string, questions: Question[]) =>

@@ -46,6 +46,12 @@ export interface PortCallOptions {
   maxTotalTimeout?: number | undefined;
 }
 
+/** Options of a raw request. */
+export interface PortRequestOptions {
+  signal?: AbortSignalLike | undefined;
+  timeout?: number | undefined;
+}
+
 /** The SDK-neutral client. */
 export interface ClientPort {
   era(): ProtocolEra | undefined;
@@ -53,6 +59,8 @@ export interface ClientPort {
   /** The protocol revision the client negotiated, when it says (v1 over stdio keeps none). */
   protocolVersion(): string | undefined;
   isConnected(): boolean;
+  /** The capabilities the server declared, once connected. */
+  serverCapabilities(): Record<string, unknown> | undefined;
   /** v1 only: the schemas later registrations use (the last given win). */
   useSchemas?(schemas: V1Schemas): void;
   registerCapabilities(capabilities: Record<string, unknown>): void;
@@ -63,6 +71,15 @@ export interface ClientPort {
     params: Record<string, unknown>,
     options: PortCallOptions,
   ): Promise<unknown>;
+  /**
+   * One raw request (2025-11-25 tasks: a task-augmented tools/call, tasks/*): the result as the
+   * server sent it, unvalidated (the caller checks it); a JSON-RPC error thrown as the SDK threw it.
+   */
+  request(
+    method: string,
+    params: Record<string, unknown>,
+    options: PortRequestOptions,
+  ): Promise<Record<string, unknown>>;
   list(
     method: ListMethod,
     params: Record<string, unknown> | undefined,

@@ -4,7 +4,7 @@
  */
 import { isRecord } from '@waitfor/runtime';
 import { BridgeError } from '../bridgeError';
-import type { ClientPort, PortCallOptions } from './port';
+import type { ClientPort, PortCallOptions, PortRequestOptions } from './port';
 
 type AnyFunction = (...args: never[]) => unknown;
 
@@ -85,6 +85,19 @@ export function notificationRouter(
   };
 }
 
+/**
+ * A result schema that accepts any result as it came: a Standard Schema for the v2 client's
+ * `request()` and a zod-v3-like `safeParse` for the v1 client's. The bridge checks each result.
+ */
+const PASSTHROUGH = Object.freeze({
+  '~standard': Object.freeze({
+    version: 1,
+    vendor: 'waitfor',
+    validate: (value: unknown) => ({ value }),
+  }),
+  safeParse: (data: unknown) => ({ success: true, data }),
+});
+
 /** What both generations' ports do alike. */
 export function basePort(client: Loose) {
   const list: ClientPort['list'] = async (method, params, options) =>
@@ -101,8 +114,19 @@ export function basePort(client: Loose) {
       return typeof version === 'string' ? version : undefined;
     },
     isConnected: () => client['transport'] !== undefined,
+    serverCapabilities: () => {
+      const capabilities = fn(client, 'getServerCapabilities')?.call(client);
+      return isRecord(capabilities) ? capabilities : undefined;
+    },
     registerCapabilities: (capabilities: Record<string, unknown>) =>
       void invoke(client, 'registerCapabilities', capabilities),
     list,
+    request: async (method: string, params: Record<string, unknown>, options: PortRequestOptions) =>
+      asRecord(
+        await invoke(client, 'request', { method, params }, PASSTHROUGH, {
+          signal: options.signal,
+          timeout: options.timeout,
+        }),
+      ),
   };
 }
