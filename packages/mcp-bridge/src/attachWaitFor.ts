@@ -31,7 +31,12 @@ import {
   type ToolParams,
 } from './calls';
 import { countOption, type ResumeOptions } from './callOptions';
-import { elicitationCapabilities, servedModes, type ElicitationMode } from './capabilities';
+import {
+  elicitationCapabilities,
+  isOptedIn,
+  servedModes,
+  type ElicitationMode,
+} from './capabilities';
 import { createClientPort, type ClientPort, type V1Schemas } from './clientPort';
 import { eraFor, type Era } from './eras';
 import {
@@ -45,6 +50,7 @@ import { resolveLimits, type BridgeLimits } from './limits';
 import type { ListMethod, ProtocolEra } from './protocol';
 import { createQuestionLinks } from './questionLinks';
 import type { DurableOutcome, Suspension } from './types';
+import { createTaskReceiver, type TaskElicitationOptions } from './tasks/receiver';
 
 export type { RootsHandler, SamplingHandler } from './bridgeState';
 
@@ -64,6 +70,11 @@ export interface AttachOptions {
   v1Schemas?: V1Schemas;
   /** Bounds on what the server sends (defaults: `defaultBridgeLimits`); each key on its own. */
   limits?: Partial<BridgeLimits>;
+  /**
+   * Receive 2025-11-25 task-augmented elicitation: the server gets a task at once and polls it
+   * while the person answers (`true`, or bounds). Needs attach before connect. Default off.
+   */
+  taskElicitation?: boolean | TaskElicitationOptions;
 }
 
 /** A waitFor attached to one client. */
@@ -260,6 +271,9 @@ export function attachWaitFor(client: object, options: AttachOptions): Bridge {
     host,
     hooks: tracker.hooks,
     links: createQuestionLinks(),
+    receiver: isOptedIn(options.taskElicitation)
+      ? createTaskReceiver(options.taskElicitation === true ? {} : options.taskElicitation || {})
+      : undefined,
     openCount: () => tracker.open.size,
   };
   const chooser = eraChooser(port);
@@ -304,6 +318,7 @@ export function attachWaitFor(client: object, options: AttachOptions): Bridge {
       unchain();
       // Nobody will serve the answers any more: close every open question (each is answered cancel).
       state.links.abortAll(new BridgeError('aborted', 'The bridge was detached'));
+      state.receiver?.close();
       tracker.listeners.close.emit(undefined);
       lifecycle.end();
     },

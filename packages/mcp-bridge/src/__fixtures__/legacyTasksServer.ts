@@ -19,7 +19,10 @@
  *   `error:<message>`;
  * - `flood {count}`: `count` task-augmented questions at once; text `created=<n> refused=<m>`;
  * - `probe_task {taskId}`: the server's own `tasks/get` for a task id on the client; text
- *   `status:<status>` or `error:<code>`.
+ *   `status:<status>` or `error:<code>`;
+ * - `cancel_later`: one task-augmented question, then (once the test calls `proceed()`) its
+ *   `tasks/cancel`; text `cancelled:<status the client answered>` or `error:<message>`.
+ * `streamed` holds what the server's own task stream (`elicitInputStream`) yielded, in order.
  *
  * `log` holds every JSON-RPC request the server received, in order (method, params, the
  * Mcp-Session-Id); `cancelTask(taskId)` cancels server-side; `pollInterval` is the tasks' interval.
@@ -36,7 +39,11 @@ import {
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { RequestTaskStore } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { ElicitResultSchema, GetTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CreateTaskResultSchema,
+  ElicitResultSchema,
+  GetTaskResultSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 
 /** One request the server received. */
@@ -55,6 +62,10 @@ export interface LegacyTasksServer {
   log: LoggedRequest[];
   /** Every elicitation answer the server received for its tasks, in order. */
   answers: Array<{ taskId: string; key: string; result: Record<string, unknown> }>;
+  /** What `ask_later`'s stream yielded: `taskCreated`, `taskStatus:<status>`, `result`, `error`. */
+  streamed: string[];
+  /** Let `cancel_later` send its tasks/cancel. */
+  proceed(): void;
   /** Cancel a task server-side (as if the server gave up on it). */
   cancelTask(taskId: string): Promise<void>;
   close(): Promise<void>;
@@ -175,14 +186,23 @@ function registerTaskTools(
   });
 }
 
+/** What the receiver tools share with the test. */
+interface ReceiverHooks {
+  streamed: string[];
+  gate: () => Promise<void>;
+}
+
 /** The plain tools that send task-augmented elicitation/create to the client. */
-function registerReceiverTools(mcp: McpServer) {
+function registerReceiverTools(mcp: McpServer, hooks: ReceiverHooks) {
   const elicitLater = async (ttl: number) => {
     let created: unknown;
     for await (const message of mcp.server.experimental.tasks.elicitInputStream(form('later'), {
       task: { ttl },
       timeout: 2_147_483_647,
     })) {
+      hooks.streamed.push(
+        message.type === 'taskStatus' ? `taskStatus:${message.task.status}` : message.type,
+      );
       if (message.type === 'taskCreated') created = message.task.ttl;
       if (message.type === 'result')
         return `created:${created} answer:${JSON.stringify(message.result)}`;
@@ -200,12 +220,27 @@ function registerReceiverTools(mcp: McpServer) {
         z.any() as never,
         {
           task: { ttl: 60_000 },
+          timeout: 2_147_483_647,
         },
       ),
     );
     const settled = await Promise.allSettled(sent);
     const created = settled.filter((entry) => entry.status === 'fulfilled').length;
     return text(`created=${created} refused=${count - created}`);
+  });
+  mcp.registerTool('cancel_later', {}, async () => {
+    try {
+      const created = await mcp.server.request(
+        { method: 'elicitation/create', params: form('withdrawn') },
+        CreateTaskResultSchema,
+        { task: { ttl: 60_000 } },
+      );
+      await hooks.gate();
+      const cancelled = await mcp.server.experimental.tasks.cancelTask(created.task.taskId);
+      return text(`cancelled:${cancelled.status}`);
+    } catch (error) {
+      return text(`error:${(error as Error).message}`);
+    }
   });
   mcp.registerTool('probe_task', { inputSchema: { taskId: z.string() } }, async ({ taskId }) => {
     try {
@@ -225,6 +260,7 @@ function createTasksServer(
   queue: InMemoryTaskMessageQueue,
   options: Required<LegacyTasksServerOptions>,
   answers: LegacyTasksServer['answers'],
+  hooks: ReceiverHooks,
 ): McpServer {
   const mcp = new McpServer(
     { name: 'legacy-tasks-fixture', version: '1.0.0' },
@@ -235,7 +271,7 @@ function createTasksServer(
     },
   );
   registerTaskTools(mcp, options, answers);
-  registerReceiverTools(mcp);
+  registerReceiverTools(mcp, hooks);
   return mcp;
 }
 
@@ -257,6 +293,16 @@ export async function startLegacyTasksServer(
   const log: LoggedRequest[] = [];
   const answers: LegacyTasksServer['answers'] = [];
   const sessions = new Map<string, StreamableHTTPServerTransport>();
+  let proceed: () => void = () => undefined;
+  let gate = new Promise<void>((resolve) => (proceed = resolve));
+  const hooks: ReceiverHooks = {
+    streamed: [],
+    // One pass per proceed(): the next cancel_later waits for the next call.
+    gate: async () => {
+      await gate;
+      gate = new Promise<void>((resolve) => (proceed = resolve));
+    },
+  };
   const http = createServer((request, response) => {
     void (async () => {
       const body = request.method === 'POST' ? await readBody(request) : undefined;
@@ -278,7 +324,7 @@ export async function startLegacyTasksServer(
       transport.onclose = () => {
         if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
       };
-      await createTasksServer(store, queue, settings, answers).connect(transport);
+      await createTasksServer(store, queue, settings, answers, hooks).connect(transport);
       return transport.handleRequest(request, response, body);
     })().catch((error: unknown) => {
       if (!response.headersSent) response.writeHead(500).end(String(error));
@@ -290,6 +336,8 @@ export async function startLegacyTasksServer(
     url: `http://127.0.0.1:${port}/mcp`,
     log,
     answers,
+    streamed: hooks.streamed,
+    proceed: () => proceed(),
     cancelTask: (taskId) => store.updateTaskStatus(taskId, 'cancelled', 'The server gave up'),
     close: async () => {
       await Promise.all(

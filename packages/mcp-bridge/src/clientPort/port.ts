@@ -7,7 +7,15 @@ import type { CallMethod, ListMethod, ProtocolEra } from '../protocol';
 import type { CallProgress } from '../types';
 
 /** The server→client request methods the bridge answers. */
-export type InboundMethod = 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
+export type InboundMethod =
+  | 'elicitation/create'
+  | 'sampling/createMessage'
+  | 'roots/list'
+  /** 2025-11-25 tasks, the host as receiver of task-augmented elicitation (`tasks/receiver.ts`). */
+  | ReceiverMethod;
+
+/** The server's requests for the tasks a receiving host created. */
+export type ReceiverMethod = 'tasks/get' | 'tasks/result' | 'tasks/list' | 'tasks/cancel';
 
 /** What a registered handler receives besides the params. */
 export interface InboundContext {
@@ -27,6 +35,10 @@ export interface V1Schemas {
   ElicitRequestSchema: unknown;
   CreateMessageRequestSchema?: unknown;
   ListRootsRequestSchema?: unknown;
+  GetTaskRequestSchema?: unknown;
+  GetTaskPayloadRequestSchema?: unknown;
+  ListTasksRequestSchema?: unknown;
+  CancelTaskRequestSchema?: unknown;
 }
 
 /** Per-call options the bridge passes to the SDK. */
