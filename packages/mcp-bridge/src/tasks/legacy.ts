@@ -18,7 +18,12 @@ import type { AbortSignalLike } from '@waitfor/core';
 import { isAborted, isRecord, linkedController, MAX_TIMER_DELAY, schedule } from '@waitfor/runtime';
 import { BridgeError, toBridgeError } from '../bridgeError';
 import type { ClientPort } from '../clientPort';
-import type { CallJob } from '../eras/era';
+
+/** What a task-backed call brings to `start` (an era's CallJob fits). */
+export interface TaskJob {
+  readonly info: { readonly params: Record<string, unknown> };
+  readonly options: { readonly signal?: AbortSignalLike | undefined };
+}
 
 /** A task's status (`tasks/get`), checked. */
 export interface TaskStatus {
@@ -35,7 +40,7 @@ export interface TaskStatus {
 
 /** How one revision's tasks are driven on the wire. */
 export interface TaskDriver {
-  start(job: CallJob): Promise<{ taskId: string } | { result: Record<string, unknown> }>;
+  start(job: TaskJob): Promise<{ taskId: string } | { result: Record<string, unknown> }>;
   status(taskId: string, signal?: AbortSignalLike): Promise<TaskStatus>;
   update(
     taskId: string,
@@ -216,7 +221,7 @@ export async function requiresTask(port: ClientPort, name: unknown, signal?: Abo
 }
 
 /** The task-augmented tools/call: a task id, or the complete result of a server that ran it at once. */
-async function startTask(port: ClientPort, job: CallJob, timeout: number) {
+async function startTask(port: ClientPort, job: TaskJob, timeout: number) {
   const { signal } = job.options;
   let created: Record<string, unknown>;
   try {
