@@ -32,7 +32,12 @@ import {
   type ToolParams,
 } from './calls';
 import { countOption, type ResumeOptions } from './callOptions';
-import { elicitationCapabilities, servedModes, type ElicitationMode } from './capabilities';
+import {
+  elicitationCapabilities,
+  isOptedIn,
+  servedModes,
+  type ElicitationMode,
+} from './capabilities';
 import { createClientPort, type ClientPort, type V1Schemas } from './clientPort';
 import { eraFor, type Era } from './eras';
 import {
@@ -49,6 +54,7 @@ import { TASKS_EXTENSION } from './protocol';
 import { bridgeTasks } from './tasks/handle';
 import type { BridgeTasks } from './tasks/types';
 import type { DurableOutcome, Suspension, TaskSuspension } from './types';
+import { createTaskReceiver, type TaskElicitationOptions } from './tasks/receiver';
 
 export type { RootsHandler, SamplingHandler } from './bridgeState';
 
@@ -74,6 +80,11 @@ export interface AttachOptions {
    * serverInfo `name@version` (connect: its URL, or the stdio command line).
    */
   serverId?: string;
+  /**
+   * Receive 2025-11-25 task-augmented elicitation: the server gets a task at once and polls it
+   * while the person answers (`true`, or bounds). Needs attach before connect. Default off.
+   */
+  taskElicitation?: boolean | TaskElicitationOptions;
 }
 
 /** A waitFor attached to one client. */
@@ -285,6 +296,9 @@ export function attachWaitFor(client: object, options: AttachOptions): Bridge {
     host,
     hooks: tracker.hooks,
     links: createQuestionLinks(),
+    receiver: isOptedIn(options.taskElicitation)
+      ? createTaskReceiver(options.taskElicitation === true ? {} : options.taskElicitation || {})
+      : undefined,
     openCount: () => tracker.open.size,
   };
   const chooser = eraChooser(port);
@@ -333,6 +347,7 @@ export function attachWaitFor(client: object, options: AttachOptions): Bridge {
       unchain();
       // Nobody will serve the answers any more: close every open question (each is answered cancel).
       state.links.abortAll(new BridgeError('aborted', 'The bridge was detached'));
+      state.receiver?.close();
       tracker.listeners.close.emit(undefined);
       lifecycle.end();
     },

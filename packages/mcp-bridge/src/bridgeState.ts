@@ -11,6 +11,7 @@ import type { ClientPort } from './clientPort';
 import type { QuestionLinks } from './questionLinks';
 import type { BridgeEvents, BridgeExtension, ExtensionHost } from './extension';
 import type { BridgeLimits } from './limits';
+import type { TaskReceiver } from './tasks/receiver';
 
 /** Host handler for `sampling/createMessage` (legacy push or modern inputRequest); returns a CreateMessageResult. */
 export type SamplingHandler = (
@@ -46,6 +47,8 @@ export interface BridgeState {
   readonly hooks: AskHooks;
   /** Calls the bridge has in flight on this client and the pushed questions linked to them. */
   readonly links: QuestionLinks;
+  /** The receiver of task-augmented elicitation, when the host opted in (`taskElicitation`). */
+  readonly receiver?: TaskReceiver | undefined;
   openCount(): number;
 }
 

@@ -1,4 +1,5 @@
 import type { WaitFor } from '@waitfor/core';
+import { receiverCapabilities } from './tasks/receiver';
 
 /** The elicitation modes a host can serve. */
 export type ElicitationMode = 'form' | 'url';
@@ -10,6 +11,8 @@ export interface CapabilityOptions {
   modes?: readonly ElicitationMode[] | undefined;
   sampling?: unknown;
   roots?: unknown;
+  /** The host receives task-augmented elicitation (2025-11-25 tasks): `tasks` is declared. */
+  taskElicitation?: unknown;
 }
 
 /** The client capabilities object (the part the bridge declares). */
@@ -17,7 +20,12 @@ export interface BridgeCapabilities {
   elicitation?: { form?: Record<string, never>; url?: Record<string, never> };
   sampling?: Record<string, never>;
   roots?: Record<string, never>;
+  tasks?: ReturnType<typeof receiverCapabilities>['tasks'];
 }
+
+/** `taskElicitation: true` or an options object opts in; absent or false does not. */
+export const isOptedIn = (value: unknown): boolean =>
+  value === true || (typeof value === 'object' && value !== null);
 
 /** The modes among `modes` (default both) the bridge serves, form first. */
 export const servedModes = (modes: readonly ElicitationMode[] = ['form', 'url']) =>
@@ -36,5 +44,8 @@ export function elicitationCapabilities(options: CapabilityOptions): BridgeCapab
   if (elicitation.form || elicitation.url) capabilities.elicitation = elicitation;
   if (options.sampling !== undefined) capabilities.sampling = {};
   if (options.roots !== undefined) capabilities.roots = {};
+  // Only with elicitation: a task-augmented question is still asked through waitFor.
+  if (capabilities.elicitation && isOptedIn(options.taskElicitation))
+    capabilities.tasks = receiverCapabilities().tasks;
   return capabilities;
 }

@@ -7,10 +7,13 @@
 import { askPerson, checkParsed } from './askPerson';
 import { BridgeError } from './bridgeError';
 import type { BridgeState } from './bridgeState';
+import { isRecord } from '@waitfor/runtime';
 import type { InboundMethod } from './clientPort';
+import type { ReceiverMethod } from './clientPort/port';
 import type { Era } from './eras';
 import type { PushedQuestion } from './questionLinks';
 import { parseElicitationParams } from './mapping';
+import type { TaskReceiver } from './tasks/receiver';
 
 /** An error the SDKs send back as a JSON-RPC error with this code. */
 function rpcRefusal(code: number, message: string): Error {
@@ -71,6 +74,38 @@ const hostContext = (question: PushedQuestion) => ({
 });
 
 /**
+ * A task-augmented elicitation/create (2025-11-25) on a receiving bridge: answered at once with a
+ * task; the question, kept apart from the calls in flight (the server decoupled it), is asked as
+ * any other and ends with its task.
+ */
+function receiveElicitation(
+  bridge: BridgeState,
+  receiver: TaskReceiver,
+  params: Record<string, unknown>,
+): Record<string, unknown> {
+  const { task: _task, ...question } = params;
+  return receiver.create(params, async (taskId, signal) => {
+    const linked = bridge.links.openQuestion(signal, false);
+    linked.origin = { server: bridge.host.serverName, era: 'legacy', taskId };
+    return answerElicitation(bridge, linked, question);
+  });
+}
+
+/** The receiver's handlers for the server's tasks/* requests. */
+const receiverHandlers = (bridge: BridgeState, receiver: TaskReceiver) =>
+  RECEIVER_METHODS.map((method) =>
+    bridge.port.setRequestHandler(method, (params, context) =>
+      receiver.handle(method, params, context.signal),
+    ),
+  );
+const RECEIVER_METHODS: readonly ReceiverMethod[] = [
+  'tasks/get',
+  'tasks/result',
+  'tasks/list',
+  'tasks/cancel',
+];
+
+/**
  * Register the bridge's handlers on its port; `era` names the connection's era when a request
  * arrives (the client may connect after attach). Throws 'invalid_options' when the client refuses
  * a registration (connected without the capability).
@@ -80,7 +115,7 @@ export function registerHandlers(bridge: BridgeState, era: () => Era): Promise<A
   // Each method the host serves, answered under the question its era scopes it to, which each
   // answer closes once it settled (one async step per question, not a wrapper around another).
   const answers: Record<
-    InboundMethod,
+    Exclude<InboundMethod, ReceiverMethod>,
     ((question: PushedQuestion, params: Record<string, unknown>) => Promise<unknown>) | undefined
   > = {
     'elicitation/create': (question, params) => answerElicitation(bridge, question, params),
@@ -90,17 +125,22 @@ export function registerHandlers(bridge: BridgeState, era: () => Era): Promise<A
     'roots/list':
       roots && ((question) => answerByHost(question, () => roots(hostContext(question)))),
   };
+  const { receiver } = bridge;
   try {
-    return Promise.all(
-      Object.entries(answers)
+    return Promise.all([
+      ...Object.entries(answers)
         .filter(([, answer]) => answer)
         .map(([method, answer]) =>
-          bridge.port.setRequestHandler(method as InboundMethod, (params, context) =>
-            answer!(era().question(bridge, context, params), params),
+          bridge.port.setRequestHandler(method as InboundMethod, async (params, context) =>
+            receiver !== undefined && method === 'elicitation/create' && isRecord(params['task'])
+              ? receiveElicitation(bridge, receiver, params)
+              : answer!(era().question(bridge, context, params), params),
           ),
         ),
-    );
+      ...(receiver === undefined ? [] : receiverHandlers(bridge, receiver)),
+    ]);
   } catch (error) {
+    if (BridgeError.isInstance(error)) throw error;
     throw new BridgeError(
       'invalid_options',
       'Attach before connect, or declare elicitationCapabilities(options)',

@@ -7,7 +7,15 @@ import type { CallMethod, ListMethod, ProtocolEra } from '../protocol';
 import type { CallProgress } from '../types';
 
 /** The server→client request methods the bridge answers. */
-export type InboundMethod = 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
+export type InboundMethod =
+  | 'elicitation/create'
+  | 'sampling/createMessage'
+  | 'roots/list'
+  /** 2025-11-25 tasks, the host as receiver of task-augmented elicitation (`tasks/receiver.ts`). */
+  | ReceiverMethod;
+
+/** The server's requests for the tasks a receiving host created. */
+export type ReceiverMethod = 'tasks/get' | 'tasks/result' | 'tasks/list' | 'tasks/cancel';
 
 /** What a registered handler receives besides the params. */
 export interface InboundContext {
@@ -27,6 +35,10 @@ export interface V1Schemas {
   ElicitRequestSchema: unknown;
   CreateMessageRequestSchema?: unknown;
   ListRootsRequestSchema?: unknown;
+  GetTaskRequestSchema?: unknown;
+  GetTaskPayloadRequestSchema?: unknown;
+  ListTasksRequestSchema?: unknown;
+  CancelTaskRequestSchema?: unknown;
 }
 
 /** Per-call options the bridge passes to the SDK. */
@@ -50,7 +62,7 @@ export interface PortCallOptions {
  * The methods the bridge sends as raw requests (Tasks extension, and the 2025-11-25 experimental
  * tasks): their results come back unvalidated, as plain records the caller checks.
  */
-export type RawMethod = `tasks/${string}` | 'subscriptions/listen';
+export type RawMethod = `tasks/${string}` | 'subscriptions/listen' | 'tools/call';
 
 /** Options of a raw request. */
 export interface PortRequestOptions {
@@ -72,6 +84,8 @@ export interface ClientPort {
   /** The protocol revision the client negotiated, when it says (v1 over stdio keeps none). */
   protocolVersion(): string | undefined;
   isConnected(): boolean;
+  /** The capabilities the server declared, once connected. */
+  serverCapabilities(): Record<string, unknown> | undefined;
   /** v1 only: the schemas later registrations use (the last given win). */
   useSchemas?(schemas: V1Schemas): void;
   registerCapabilities(capabilities: Record<string, unknown>): void;

@@ -108,6 +108,10 @@ export function basePort(client: Loose) {
       return typeof version === 'string' ? version : undefined;
     },
     isConnected: () => client['transport'] !== undefined,
+    serverCapabilities: () => {
+      const capabilities = fn(client, 'getServerCapabilities')?.call(client);
+      return isRecord(capabilities) ? capabilities : undefined;
+    },
     registerCapabilities: (capabilities: Record<string, unknown>) =>
       void invoke(client, 'registerCapabilities', capabilities),
     list,

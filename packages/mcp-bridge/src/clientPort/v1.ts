@@ -39,6 +39,10 @@ const v1SchemaName: Record<InboundMethod, keyof V1Schemas> = {
   'elicitation/create': 'ElicitRequestSchema',
   'sampling/createMessage': 'CreateMessageRequestSchema',
   'roots/list': 'ListRootsRequestSchema',
+  'tasks/get': 'GetTaskRequestSchema',
+  'tasks/result': 'GetTaskPayloadRequestSchema',
+  'tasks/list': 'ListTasksRequestSchema',
+  'tasks/cancel': 'CancelTaskRequestSchema',
 };
 
 /** The SDK-neutral view of a v1 client. */

@@ -3,6 +3,7 @@
  * method name and synchronously (so a missing capability throws at attach time).
  */
 import type { AbortSignalLike } from '@waitfor/core';
+import { BridgeError } from '../bridgeError';
 import type { ClientPort, PortCallOptions } from './port';
 import type { ProtocolEra } from '../protocol';
 import {
@@ -122,6 +123,12 @@ export function createV2Port(client: Loose): ClientPort {
     ...basePort(client),
     era,
     setRequestHandler: (method, handler) => {
+      if (method.startsWith('tasks/'))
+        throw new BridgeError(
+          'invalid_options',
+          'taskElicitation needs a v1 client: the v2 client (2.4.0) checks the answer to a ' +
+            'task-augmented elicitation/create as an ElicitResult and refuses the task',
+        );
       invoke(client, 'setRequestHandler', method, (request: unknown, context: unknown) => {
         const mcpRequest = asRecord(asRecord(context)['mcpReq']);
         return handler(asRecord(asRecord(request)['params']), {

@@ -10,6 +10,19 @@ import type { PortCallOptions } from '../../clientPort';
 import type { BridgeEvents } from '../../extension';
 import type { CallJob } from '../era';
 import { linkedController, MAX_TIMER_DELAY, schedule } from '@waitfor/runtime';
+import { awaitTask, legacyTaskDriver, requiresTask } from '../../tasks/legacy';
+
+/**
+ * A tools/call of a tool whose `execution.taskSupport` is "required" (2025-11-25 tasks): sent with
+ * `task: {}`, then waited for; its questions are pushed for the task and answered as any push.
+ */
+async function taskCall(job: CallJob): Promise<unknown> {
+  const driver = legacyTaskDriver(job.settings.port, job.timeout);
+  const started = await driver.start(job);
+  return 'result' in started
+    ? started.result
+    : awaitTask(driver, started.taskId, job.options.signal);
+}
 
 /**
  * Run a legacy call: the SDK's own call, the attached handler answering its pushes, with a deadline
@@ -18,6 +31,8 @@ import { linkedController, MAX_TIMER_DELAY, schedule } from '@waitfor/runtime';
 export async function legacyCall(job: CallJob): Promise<unknown> {
   const { method, params } = job.info;
   const { signal } = job.options;
+  if (method === 'tools/call' && (await requiresTask(job.settings.port, params['name'], signal)))
+    return taskCall(job);
   // Time budget in ms, not counting time while a question is open (default 60 000, like the SDKs).
   const budget = job.timeout;
   // The attachment (its open questions pause the budget); absent when no waitFor is attached.

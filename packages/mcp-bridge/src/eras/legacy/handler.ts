@@ -7,7 +7,9 @@
 import type { Request } from '@waitfor/core';
 import type { BridgeState } from '../../bridgeState';
 import type { InboundContext } from '../../clientPort';
+import { asRecord } from '../../clientPort/shared';
 import { callOrigin } from '../../extension';
+import { TASK_ID_LIMIT } from '../../tasks/legacy';
 import type { PushedQuestion } from '../../questionLinks';
 
 /** Scope a pushed question to the calls it can belong to. */
@@ -23,6 +25,10 @@ export function question(
   question.own = only?.own;
   question.origin =
     only === undefined ? { server: bridge.host.serverName, era: 'legacy' } : callOrigin(only.info);
+  // Pushed for a task (2025-11-25 tasks): the related-task meta names it.
+  const related = asRecord(asRecord(params['_meta'])['io.modelcontextprotocol/related-task']);
+  if (typeof related['taskId'] === 'string' && related['taskId'].length <= TASK_ID_LIMIT)
+    question.origin = { ...question.origin, taskId: related['taskId'] };
   if (extensions.some((extension) => extension.legacyRequest))
     question.rewrite = (request: Request) =>
       extensions.reduce(
