@@ -34,9 +34,7 @@ export interface PageSettings extends Omit<PageOptions, 'log'> {
 }
 
 /** What the command line says: the gateway's options, or help. */
-export type Parsed =
-  | { help: true }
-  | { help: false; options: GatewayOptions; page: PageSettings };
+export type Parsed = { help: true } | { help: false; options: GatewayOptions; page: PageSettings };
 
 const listOf = (value: string): string[] =>
   value
@@ -52,8 +50,7 @@ function pageFlag(page: PageSettings, flag: string, value: string): boolean {
   } else if (flag === '--data') page.dataDir = value;
   else if (flag === '--page-dir') page.assetsDir = value;
   else if (flag === '--decline') page.decline = listOf(value);
-  else if (flag === '--question-timeout')
-    page.questionTimeoutMs = positive(flag, value) * 1000;
+  else if (flag === '--question-timeout') page.questionTimeoutMs = positive(flag, value) * 1000;
   else if (flag === '--modes') {
     const modes = listOf(value);
     if (modes.length === 0 || modes.some((mode) => mode !== 'form' && mode !== 'url'))
@@ -100,7 +97,8 @@ export function parseArgs(argv: readonly string[]): Parsed {
     } else if (flag === '--hold-ms') options.holdMs = positive(flag, value);
     else if (flag === '--max-held') options.maxHeld = positive(flag, value);
     else if (flag === '--call-timeout-ms') options.callTimeoutMs = positive(flag, value);
-    else if (!pageFlag(page, flag as string, value)) throw new Error(`unknown option ${flag}\n${usage}`);
+    else if (!pageFlag(page, flag as string, value))
+      throw new Error(`unknown option ${flag}\n${usage}`);
   }
   if ((url === undefined) === (command.length === 0))
     throw new Error(`give either --url <endpoint> or -- <command> [args...]\n${usage}`);

@@ -40,6 +40,12 @@ export interface Page {
   readonly cannotAsk: CannotAsk;
   /** The store's inbox of the page's questions (what the page lists and answers). */
   readonly inbox: StoreInbox;
+  /**
+   * Calls that end from now on leave their questions on the page (call it when the host went
+   * away, before the gateway closes): only a call the host cancelled withdraws its question.
+   */
+  keep(): void;
+  /** Keeps every question (see keep) and closes the store and the server. */
   close(): Promise<void>;
 }
 
@@ -131,6 +137,7 @@ export async function createPage(options: PageOptions = {}): Promise<Page> {
       url: server.url,
       cannotAsk: questions.cannotAsk,
       inbox,
+      keep: () => questions.keep(),
       close: async () => {
         questions.close();
         await server.close();
@@ -148,6 +155,8 @@ export interface LazyPage {
   readonly cannotAsk: CannotAsk;
   /** The page, once something started it. */
   started(): Promise<Page> | undefined;
+  /** See Page.keep (also for questions of a page still starting). */
+  keep(): void;
   close(): Promise<void>;
 }
 
@@ -158,8 +167,14 @@ export interface LazyPage {
 export function lazyPage(options: PageOptions): LazyPage {
   const log = options.log ?? ((line) => process.stderr.write(`waitfor-gateway: ${line}\n`));
   let page: Promise<Page> | undefined;
+  let keeping = false;
+  let running: Page | undefined;
   const start = () => {
-    page ??= createPage({ ...options, log });
+    page ??= createPage({ ...options, log }).then((started) => {
+      running = started;
+      if (keeping) started.keep();
+      return started;
+    });
     page.catch(() => (page = undefined));
     return page;
   };
@@ -168,8 +183,8 @@ export function lazyPage(options: PageOptions): LazyPage {
   return {
     cannotAsk: (side, call, question) => {
       start().then(
-        (running) => {
-          if (!question.signal.aborted) running.cannotAsk(side, call, question);
+        (started) => {
+          if (!question.signal.aborted) started.cannotAsk(side, call, question);
         },
         (error: unknown) => {
           log(`the page did not start (${String(error)}): declined upstream`);
@@ -178,6 +193,11 @@ export function lazyPage(options: PageOptions): LazyPage {
       );
     },
     started: () => page,
+    // At once: the calls that end right after (in this turn) must find their questions kept.
+    keep: () => {
+      keeping = true;
+      running?.keep();
+    },
     close: async () => {
       await (await page?.catch(() => undefined))?.close();
     },

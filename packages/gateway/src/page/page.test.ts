@@ -106,7 +106,11 @@ describe('a host that cannot ask: the gateway asks on its page', () => {
       try {
         const progress: Array<{ progress: number; message?: string }> = [];
         let settled = false;
-        const call = host.callTool('ask_form', {}, { onprogress: (p) => progress.push(p as never) });
+        const call = host.callTool(
+          'ask_form',
+          {},
+          { onprogress: (p) => progress.push(p as never) },
+        );
         void call.finally(() => (settled = true));
         const question = await listed(page, 'Who are you?');
         expect(host.asked).toEqual([]);

@@ -65,6 +65,7 @@ export class PageQuestions {
   readonly #decline: Set<string>;
   readonly #modes: Set<string>;
   readonly #calls: DurableCalls;
+  #keeping = false;
 
   constructor(
     store: Store,
@@ -106,7 +107,9 @@ export class PageQuestions {
         ? `the page does not ask ${question.params.mode} questions`
         : undefined;
     if (refused !== undefined) {
-      side.log(`declined upstream "${question.params.message}" (${call.method} ${call.name}): ${refused}`);
+      side.log(
+        `declined upstream "${question.params.message}" (${call.method} ${call.name}): ${refused}`,
+      );
       return question.settle(decline(question.request));
     }
     void this.#ask(side, call, question).catch((error: unknown) => {
@@ -136,7 +139,9 @@ export class PageQuestions {
     const kept = this.#kept.get(id);
     if (kept !== undefined) {
       this.#kept.delete(id);
-      side.log(`answered from the page before the call was re-issued: "${question.params.message}"`);
+      side.log(
+        `answered from the page before the call was re-issued: "${question.params.message}"`,
+      );
       return question.settle({ ...kept, id: question.request.id });
     }
     const stopKeepAlive = keepAlive(side, call, this.policy.keepAliveMs ?? 15_000);
@@ -154,7 +159,7 @@ export class PageQuestions {
     const withdrawn = () => {
       stopKeepAlive();
       waiters.delete(done);
-      if (waiters.size > 0) return;
+      if (waiters.size > 0 || this.#keeping) return;
       this.#waiters.delete(id);
       this.#withdraw(id);
     };
@@ -183,14 +188,26 @@ export class PageQuestions {
 
   /** Ends a question for everyone (the page tells the person it was withdrawn). */
   #withdraw(id: string): void {
-    if (this.#waiters.has(id) || this.inbox.cancel(id)) return;
+    if (this.#keeping || this.#waiters.has(id) || this.inbox.cancel(id)) return;
     // Not listed here yet (its notice is on its way): look again, then end it.
-    void this.inbox.refresh().then(() => {
-      if (!this.#waiters.has(id)) this.inbox.cancel(id);
-    });
+    void this.inbox.refresh().then(
+      () => {
+        if (!this.#keeping && !this.#waiters.has(id)) this.inbox.cancel(id);
+      },
+      () => undefined,
+    );
+  }
+
+  /**
+   * From now on a call that ends leaves its question on the page: the process is ending (its host
+   * went away or it was told to stop), and the host's re-issued call after a restart finds it.
+   */
+  keep(): void {
+    this.#keeping = true;
   }
 
   close(): void {
+    this.keep();
     this.#calls.close();
   }
 }

@@ -8,7 +8,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { extname, join, normalize, sep } from 'node:path';
+import { extname, join, normalize, resolve, sep } from 'node:path';
 import { createInboxHandler } from '@waitfor/http';
 import { toNodeListener } from '@waitfor/http/node';
 import type { StoreInbox } from '@waitfor/store';
@@ -54,7 +54,12 @@ const sameToken = (given: string, token: string): boolean => {
   return a.length === b.length && timingSafeEqual(a, b);
 };
 
-async function sendAsset(root: string, path: string, request: IncomingMessage, response: ServerResponse) {
+async function sendAsset(
+  root: string,
+  path: string,
+  request: IncomingMessage,
+  response: ServerResponse,
+) {
   if (request.method !== 'GET' && request.method !== 'HEAD')
     return void response.writeHead(405, { ...headers, allow: 'GET, HEAD' }).end();
   const relative = normalize(path === '' ? 'index.html' : path).replace(/^([/\\])+/, '');
@@ -84,7 +89,7 @@ const listenOn = (server: ReturnType<typeof createServer>, port: number) =>
 /** Serve the page and its inbox on 127.0.0.1. */
 export async function servePage(options: PageServerOptions): Promise<PageServer> {
   const { token, inbox } = options;
-  const root = normalize(options.assetsDir);
+  const root = resolve(options.assetsDir);
   const api = `/${token}/api/inbox`;
   const server = createServer();
   try {
@@ -105,7 +110,9 @@ export async function servePage(options: PageServerOptions): Promise<PageServer>
     const path = (request.url ?? '/').split('?')[0] ?? '/';
     const [, given = '', ...rest] = path.split('/');
     if (request.headers.host !== `127.0.0.1:${port}` || !sameToken(given, token))
-      return void response.writeHead(403, { ...headers, 'content-type': 'text/plain' }).end('Forbidden');
+      return void response
+        .writeHead(403, { ...headers, 'content-type': 'text/plain' })
+        .end('Forbidden');
     if (rest.length === 0)
       return void response.writeHead(308, { ...headers, location: `/${token}/` }).end();
     if (path === api || path.startsWith(`${api}/`)) return void onInbox(request, response);

@@ -2,8 +2,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
-const packageSource = (path: string) =>
-  fileURLToPath(new URL(`../../../${path}`, import.meta.url));
+const packageSource = (path: string) => fileURLToPath(new URL(`../../../${path}`, import.meta.url));
 
 // The page the gateway serves, built into the package's dist/page by its build (never committed).
 // `--mode source` builds against the packages' sources instead of their dist (the tests use it, so
