@@ -3,6 +3,7 @@
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { parseArgs, usage } from './cli';
 import { createGateway } from './gateway';
+import { defaultDataDir, lazyPage } from './page';
 
 async function main(): Promise<void> {
   const parsed = parseArgs(process.argv.slice(2));
@@ -10,8 +11,27 @@ async function main(): Promise<void> {
     process.stdout.write(`${usage}\n`);
     return;
   }
-  const gateway = await createGateway(parsed.options);
-  const stop = () => void gateway.close().finally(() => process.exit(0));
+  const { ask, ...settings } = parsed.page;
+  const page =
+    ask === 'page'
+      ? lazyPage({
+          ...settings,
+          dataDir: settings.dataDir ?? defaultDataDir(parsed.options.upstream),
+        })
+      : undefined;
+  const gateway = await createGateway({
+    ...parsed.options,
+    ...(page === undefined ? {} : { cannotAsk: page.cannotAsk }),
+  });
+  // The page closes first: calls the gateway ends on its way out leave their questions kept.
+  const stop = () =>
+    void (page?.close() ?? Promise.resolve())
+      .then(() => gateway.close())
+      .finally(() => process.exit(0));
+  // The host went away (it quit or restarts): the calls that end with it keep their page
+  // questions for its retry. Registered first, so it runs before the stdio server ends the calls.
+  const keep = () => page?.keep();
+  process.stdin.once('end', keep).once('close', keep);
   const handle = serveStdio(() => gateway.createServer(), {
     onerror: (error) => process.stderr.write(`waitfor-gateway: ${error.message}\n`),
   });

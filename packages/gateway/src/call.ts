@@ -76,6 +76,8 @@ export class GatewayCall {
   #keys = 0;
   /** The host leg's progress sink (each leg of a modern host has its own token). */
   progress: ((params: { progress: number; total?: number; message?: string }) => void) | undefined;
+  /** The host's arguments of the call (what names the call to a page question's fingerprint). */
+  arguments: unknown;
   /** The round of questions the host was last given (a sealed state names it). */
   round = 0;
 

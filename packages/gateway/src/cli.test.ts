@@ -13,6 +13,7 @@ describe('waitfor-gateway arguments', () => {
         holdMs: 5000,
         upstream: { command: 'npx', args: ['srv', '--port', '1'] },
       },
+      page: { ask: 'page', open: true },
     });
   });
 
@@ -24,6 +25,39 @@ describe('waitfor-gateway arguments', () => {
       options: {
         upstream: { url: 'https://x.example/mcp', headers: { Authorization: 'Bearer t' } },
       },
+      page: { ask: 'page', open: true },
+    });
+  });
+
+  test('the page of a host that cannot ask: its policies', () => {
+    const argv = [
+      '--ask',
+      'page',
+      '--data',
+      'd',
+      '--no-open',
+      '--decline',
+      'rm, deploy',
+      '--modes',
+      'form',
+    ];
+    expect(
+      parseArgs([...argv, '--question-timeout', '90', '--page-dir', 'p', '--', 'srv']),
+    ).toEqual({
+      help: false,
+      options: { upstream: { command: 'srv', args: [] } },
+      page: {
+        ask: 'page',
+        open: false,
+        dataDir: 'd',
+        decline: ['rm', 'deploy'],
+        modes: ['form'],
+        questionTimeoutMs: 90_000,
+        assetsDir: 'p',
+      },
+    });
+    expect(parseArgs(['--ask', 'decline', '--', 'srv'])).toMatchObject({
+      page: { ask: 'decline' },
     });
   });
 
@@ -35,6 +69,9 @@ describe('waitfor-gateway arguments', () => {
     [['--header', 'nocolon', '--url', 'https://x.example/mcp'], /name:value/],
     [['--bogus', '1', '--', 'srv'], /unknown option --bogus/],
     [['--url'], /needs a value/],
+    [['--ask', 'never', '--', 'srv'], /page or decline/],
+    [['--modes', 'form,sms', '--', 'srv'], /form, url or form,url/],
+    [['--question-timeout', '0', '--', 'srv'], /positive integer/],
   ])('%j is refused', (argv, message) => {
     expect(() => parseArgs(argv)).toThrow(message);
   });

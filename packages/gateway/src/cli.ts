@@ -3,6 +3,7 @@
  * `[options] --url <endpoint>` (a Streamable HTTP upstream). Parsing only; bin.ts runs it.
  */
 import type { GatewayOptions } from './gateway';
+import type { PageOptions } from './page';
 
 export const usage = `usage: waitfor-gateway [options] -- <command> [args...]
        waitfor-gateway [options] --url <http(s)://host/mcp>
@@ -16,10 +17,48 @@ options:
   --hold-ms <ms>          how long a question waits for the host (default 600000)
   --max-held <n>          calls held for a host's retry at once (default 64)
   --call-timeout-ms <ms>  the upstream call's own time budget (default 600000)
+
+where the host cannot ask (it declared no elicitation, or not the mode a question needs):
+  --ask page|decline      ask the person on a local page (default), or decline upstream
+  --data <dir>            where the page's questions are kept (default: a per-user state dir)
+  --no-open               print the page's link only; never open a browser
+  --decline <tool,...>    decline these tools' questions without asking
+  --modes form,url        the modes the page asks (default both; others are declined)
+  --question-timeout <s>  a question on the page expires after this (default: no bound)
+  --page-dir <dir>        serve a page built elsewhere (default: the package's own)
   --help                  this text`;
 
+/** What the command line says about the page (see createPage); `ask: 'decline'` starts none. */
+export interface PageSettings extends Omit<PageOptions, 'log'> {
+  ask: 'page' | 'decline';
+}
+
 /** What the command line says: the gateway's options, or help. */
-export type Parsed = { help: true } | { help: false; options: GatewayOptions };
+export type Parsed = { help: true } | { help: false; options: GatewayOptions; page: PageSettings };
+
+const listOf = (value: string): string[] =>
+  value
+    .split(',')
+    .map((each) => each.trim())
+    .filter((each) => each.length > 0);
+
+/** One page flag into `page`; false when `flag` is not one. */
+function pageFlag(page: PageSettings, flag: string, value: string): boolean {
+  if (flag === '--ask') {
+    if (value !== 'page' && value !== 'decline') throw new Error('--ask is page or decline');
+    page.ask = value;
+  } else if (flag === '--data') page.dataDir = value;
+  else if (flag === '--page-dir') page.assetsDir = value;
+  else if (flag === '--decline') page.decline = listOf(value);
+  else if (flag === '--question-timeout') page.questionTimeoutMs = positive(flag, value) * 1000;
+  else if (flag === '--modes') {
+    const modes = listOf(value);
+    if (modes.length === 0 || modes.some((mode) => mode !== 'form' && mode !== 'url'))
+      throw new Error('--modes is form, url or form,url');
+    page.modes = modes as Array<'form' | 'url'>;
+  } else return false;
+  return true;
+}
 
 const positive = (flag: string, value: string | undefined): number => {
   const number = Number(value);
@@ -35,10 +74,15 @@ export function parseArgs(argv: readonly string[]): Parsed {
   let url: string | undefined;
   const headers: Record<string, string> = {};
   const options: Omit<GatewayOptions, 'upstream'> = {};
+  const page: PageSettings = { ask: 'page', open: true };
   for (let index = 0; index < flags.length; index++) {
     const flag = flags[index];
     const value = flags[index + 1];
     if (flag === '--help' || flag === '-h') return { help: true };
+    if (flag === '--no-open') {
+      page.open = false;
+      continue;
+    }
     if (value === undefined) throw new Error(`${flag} needs a value (or is unknown)\n${usage}`);
     index++;
     if (flag === '--url') url = value;
@@ -53,7 +97,8 @@ export function parseArgs(argv: readonly string[]): Parsed {
     } else if (flag === '--hold-ms') options.holdMs = positive(flag, value);
     else if (flag === '--max-held') options.maxHeld = positive(flag, value);
     else if (flag === '--call-timeout-ms') options.callTimeoutMs = positive(flag, value);
-    else throw new Error(`unknown option ${flag}\n${usage}`);
+    else if (!pageFlag(page, flag as string, value))
+      throw new Error(`unknown option ${flag}\n${usage}`);
   }
   if ((url === undefined) === (command.length === 0))
     throw new Error(`give either --url <endpoint> or -- <command> [args...]\n${usage}`);
@@ -62,5 +107,5 @@ export function parseArgs(argv: readonly string[]): Parsed {
     url !== undefined
       ? { url, ...(Object.keys(headers).length > 0 ? { headers } : {}) }
       : { command: program as string, args };
-  return { help: false, options: { ...options, upstream } };
+  return { help: false, options: { ...options, upstream }, page };
 }

@@ -17,7 +17,15 @@ import type { BridgeExtension, Connection, ConnectOptions } from '@waitfor/mcp-b
 import { connect, type StdioTarget } from '@waitfor/mcp-bridge/node';
 import { GatewayCall } from './call';
 import { HeldCalls, systemClock, type Clock } from './holds';
-import { hostModes, isModernRequest, toLegacyHost, toModernHost, type HostSide } from './hostSide';
+import {
+  declineUnaskable,
+  hostModes,
+  isModernRequest,
+  toLegacyHost,
+  toModernHost,
+  type CannotAsk,
+  type HostSide,
+} from './hostSide';
 import { registerPassThrough, relayedNotifications } from './passThrough';
 
 /** The upstream: a command to spawn (stdio) or a Streamable HTTP endpoint (with its auth). */
@@ -42,6 +50,8 @@ export interface GatewayOptions {
   clock?: Clock;
   /** The requestState HMAC key (default: 32 random bytes per gateway). */
   key?: Uint8Array;
+  /** A question the host cannot be asked (default: declined upstream); createPage's asks the person. */
+  cannotAsk?: CannotAsk;
   /** Passed to the bridge's connect (reconnect, limits, name, version). */
   connect?: Omit<ConnectOptions, 'waitFor' | 'era' | 'extensions'>;
 }
@@ -73,12 +83,14 @@ class GatewayImpl implements Gateway, HostSide {
   readonly holdMs: number;
   readonly clock: Clock;
   readonly log: (line: string) => void;
+  readonly cannotAsk: CannotAsk;
   connection!: Connection;
 
   constructor(readonly options: GatewayOptions) {
     this.holdMs = options.holdMs ?? 600_000;
     this.clock = options.clock ?? systemClock;
     this.log = options.log ?? ((line) => process.stderr.write(`waitfor-gateway: ${line}\n`));
+    this.cannotAsk = options.cannotAsk ?? declineUnaskable;
     this.holds = new HeldCalls({
       holdMs: this.holdMs,
       maxHeld: options.maxHeld ?? 64,
@@ -139,6 +151,7 @@ class GatewayImpl implements Gateway, HostSide {
       nameOf(method, params),
       this.options.maxQuestions ?? 16,
     );
+    call.arguments = params['arguments'];
     this.calls.add(call);
     const connection = this.connection;
     call.run(async (signal, onprogress) => {

@@ -28,6 +28,7 @@ export interface HostSide {
   holdMs: number;
   clock: Clock;
   log(line: string): void;
+  cannotAsk: CannotAsk;
 }
 
 /** Whether the request came in the modern era (its `_meta` envelope names a protocol version). */
@@ -66,14 +67,25 @@ const outcome = (step: Exclude<Step, { kind: 'questions' }>): unknown => {
   return step.result;
 };
 
-/** The questions the host can be asked; the others are declined upstream (and logged). */
+/**
+ * What becomes of a question the host cannot be asked (it declared no elicitation, or not this
+ * mode): by default it is declined upstream (and logged); createPage's asks the person on a page.
+ * Called again for a question it already took (a later step lists it while it waits): ignore it.
+ */
+export type CannotAsk = (side: HostSide, call: GatewayCall, question: Question) => void;
+
+export const declineUnaskable: CannotAsk = (side, call, question) => {
+  side.log(
+    `the host declared no elicitation ${question.params.mode} mode: declined upstream "${question.params.message}" (${call.method} ${call.name})`,
+  );
+  question.settle(decline(question.request));
+};
+
+/** The questions the host can be asked; the others go to `side.cannotAsk`. */
 function askable(side: HostSide, call: GatewayCall, questions: Question[], modes: Set<string>) {
   return questions.filter((question) => {
     if (modes.has(question.params.mode)) return true;
-    side.log(
-      `the host declared no elicitation ${question.params.mode} mode: declined upstream "${question.params.message}" (${call.method} ${call.name})`,
-    );
-    question.settle(decline(question.request));
+    side.cannotAsk(side, call, question);
     return false;
   });
 }
