@@ -5,7 +5,7 @@ import type {
   DurableOutcome,
   ProtocolEra,
   ResumeOptions,
-  Suspension,
+  AnySuspension,
   ToolParams,
 } from '@waitfor/mcp-bridge';
 import { getConfig, interrupt, task } from '@langchain/langgraph';
@@ -27,7 +27,7 @@ export interface InterruptSource {
   ): Promise<DurableOutcome<object>>;
   callTool(params: ToolParams, options?: CallOptions & { durable?: false }): Promise<object>;
   resume(
-    suspension: Suspension,
+    suspension: AnySuspension,
     answers: readonly Answer[],
     options?: ResumeOptions,
   ): Promise<DurableOutcome<object>>;
@@ -46,7 +46,7 @@ export interface WaitforInterrupt {
   /** The questions of the round, each as the bridge made it (`data.origin` names server and tool). */
   readonly requests: readonly Request[];
   /** The durable call, as the bridge's `resume` takes it (kept in the graph's checkpoint). */
-  readonly suspension: Suspension;
+  readonly suspension: AnySuspension;
   /**
    * Set when the round is asked again because the previous resume was refused (nothing was sent):
    * resume once more with one Answer per Request.
@@ -105,7 +105,7 @@ type LegTask = (run: () => Promise<Leg>) => Promise<Leg>;
 interface Round {
   source: InterruptSource;
   tool: string;
-  suspension: Suspension;
+  suspension: AnySuspension;
   call: CallOptions;
 }
 
