@@ -28,12 +28,15 @@ interface Relay {
   relay(server: Server, method: string): (request: never, ctx: ServerContext) => Promise<unknown>;
 }
 
-/** Register the host-facing handlers of every capability the upstream declared. */
+/**
+ * Register the host-facing handlers of every capability the upstream declared; `clientOf` is the
+ * upstream session this host's requests go to.
+ */
 export function registerPassThrough(
   gateway: Relay,
   server: Server,
-  client: Client,
   upstream: ServerCapabilities,
+  clientOf: () => Promise<Client>,
 ): void {
   const on = (method: string, handler: (request: never, ctx: ServerContext) => Promise<unknown>) =>
     server.setRequestHandler(method as never, handler as never);
@@ -42,28 +45,30 @@ export function registerPassThrough(
     params?.cursor === undefined ? {} : { cursor: params.cursor };
   if (upstream.tools !== undefined) {
     on('tools/list', async (request: Paged, ctx) =>
-      content(await client.listTools(page(request.params), listenerOf(ctx))),
+      content(await (await clientOf()).listTools(page(request.params), listenerOf(ctx))),
     );
     on('tools/call', gateway.relay(server, 'tools/call'));
   }
   if (upstream.prompts !== undefined) {
     on('prompts/list', async (request: Paged, ctx) =>
-      content(await client.listPrompts(page(request.params), listenerOf(ctx))),
+      content(await (await clientOf()).listPrompts(page(request.params), listenerOf(ctx))),
     );
     on('prompts/get', gateway.relay(server, 'prompts/get'));
   }
   if (upstream.resources !== undefined) {
     on('resources/list', async (request: Paged, ctx) =>
-      content(await client.listResources(page(request.params), listenerOf(ctx))),
+      content(await (await clientOf()).listResources(page(request.params), listenerOf(ctx))),
     );
     on('resources/templates/list', async (request: Paged, ctx) =>
-      content(await client.listResourceTemplates(page(request.params), listenerOf(ctx))),
+      content(
+        await (await clientOf()).listResourceTemplates(page(request.params), listenerOf(ctx)),
+      ),
     );
     on('resources/read', gateway.relay(server, 'resources/read'));
   }
   if (upstream.completions !== undefined)
     on('completion/complete', async (request: { params: never }, ctx) =>
-      content(await client.complete(request.params, listenerOf(ctx))),
+      content(await (await clientOf()).complete(request.params, listenerOf(ctx))),
     );
 }
 
