@@ -27,13 +27,28 @@ import {
   Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { cancel, type Request, type WaitForContext } from '@waitfor/core';
+import {
+  cancel,
+  type AbortSignalLike,
+  type Request,
+  type RequestOrigin,
+  type WaitForContext,
+} from '@waitfor/core';
 import type { BridgeExtension, Connection, ConnectOptions } from '@waitfor/mcp-bridge';
 import { connect, type StdioTarget } from '@waitfor/mcp-bridge/node';
 import { GatewayCall } from './call';
 import { HeldCalls, systemClock, type Clock } from './holds';
-import { hostModes, isModernRequest, toLegacyHost, toModernHost, type HostSide } from './hostSide';
+import {
+  hostModes,
+  hostRequests,
+  isModernRequest,
+  toLegacyHost,
+  toModernHost,
+  type HostSide,
+} from './hostSide';
 import { registerPassThrough, relayedNotifications } from './passThrough';
+
+type HandlerContext = { signal?: AbortSignalLike | undefined; origin: RequestOrigin };
 
 /** The upstream: a command to spawn (stdio) or a Streamable HTTP endpoint (with its auth). */
 export type Upstream = StdioTarget | ({ url: string } & Record<string, unknown>);
@@ -190,6 +205,33 @@ class GatewayImpl implements Gateway, HostSide {
     return call.ask(request, options?.signal, this.rawParams.get(request));
   }
 
+  /** The same for a legacy push of sampling/createMessage or roots/list (refused outside any call). */
+  routeRequest(
+    host: HostUpstream | undefined,
+    method: 'sampling/createMessage' | 'roots/list',
+    params: Record<string, unknown>,
+    context: { signal?: AbortSignalLike | undefined; origin: RequestOrigin },
+  ): Promise<Record<string, unknown>> {
+    const open = host === undefined ? [] : [...host.calls];
+    const name = context.origin.tool ?? context.origin.prompt ?? context.origin.resource;
+    const call = open.find((each) => each.name === name) ?? open[0];
+    if (call === undefined)
+      return Promise.reject(
+        new ProtocolError(ProtocolErrorCode.InvalidRequest, `${method} outside any relayed call`),
+      );
+    return call.relay(method, params, context.signal);
+  }
+
+  /** The sampling and roots handlers of an upstream session whose pushes belong to `host()`. */
+  hostHandlers(host: () => HostUpstream | undefined) {
+    return {
+      sampling: (params: Record<string, unknown>, context: HandlerContext) =>
+        this.routeRequest(host(), 'sampling/createMessage', params, context),
+      roots: (context: HandlerContext) =>
+        this.routeRequest(host(), 'roots/list', {}, context) as never,
+    };
+  }
+
   /** The waitFor of the first connection: its pushes belong to the host it is lent to. */
   routeLegacy = (request: Request, options?: WaitForContext) =>
     this.route(this.lentTo, request, options);
@@ -222,6 +264,7 @@ class GatewayImpl implements Gateway, HostSide {
         ...this.options.connect,
         era: this.connection.era,
         waitFor: (request, options) => this.route(host, request, options),
+        ...this.hostHandlers(() => host),
         extensions: [this.extension(host)],
       });
       host.own = connection;
@@ -292,6 +335,10 @@ class GatewayImpl implements Gateway, HostSide {
       ...(connection.era === 'modern'
         ? {
             waitFor: (request: Request, asked?: WaitForContext) => call.ask(request, asked?.signal),
+            sampling: (params: Record<string, unknown>, context: HandlerContext) =>
+              call.relay('sampling/createMessage', params, context.signal),
+            roots: (context: HandlerContext) =>
+              call.relay('roots/list', {}, context.signal) as never,
           }
         : {}),
     };
@@ -339,9 +386,10 @@ class GatewayImpl implements Gateway, HostSide {
       ctx.mcpReq.signal.addEventListener('abort', stop, { once: true });
       try {
         const modes = hostModes(server, ctx);
+        const served = hostRequests(server, ctx);
         return isModernRequest(ctx)
-          ? await toModernHost(this, call, modes)
-          : await toLegacyHost(this, server, ctx, call, modes);
+          ? await toModernHost(this, call, modes, served)
+          : await toLegacyHost(this, server, ctx, call, modes, served);
       } finally {
         await sent;
         ctx.mcpReq.signal.removeEventListener('abort', stop);
@@ -402,6 +450,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     ...options.connect,
     era: options.era ?? 'auto',
     waitFor: gateway.routeLegacy,
+    ...gateway.hostHandlers(() => gateway.lentTo),
     extensions: [gateway.extension()],
   });
   return gateway;

@@ -4,7 +4,10 @@
  *   with a sealed requestState; its retry answers them and the call goes on;
  * - a legacy-era host (2025) gets each question pushed as `elicitation/create` inside its open
  *   call, bounded by `holdMs`.
- * Questions in a mode the host did not declare are declined upstream, and the log says so.
+ * Questions in a mode the host did not declare are declined upstream, and the log says so. The
+ * upstream's sampling/createMessage and roots/list go the same ways (pushed, or an inputRequest);
+ * toward a host that did not declare the capability they fail upstream with -32601, as the
+ * host's own client would answer a request it has no handler for.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -16,10 +19,18 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { cancel, decline } from '@waitfor/core';
+import { decline } from '@waitfor/core';
 import { isBridgeError } from '@waitfor/mcp-bridge';
 import { isRecord, MAX_TIMER_DELAY } from '@waitfor/runtime';
-import { answerOf, type ElicitParams, type GatewayCall, type Question, type Step } from './call';
+import {
+  respond,
+  withdraw,
+  type ElicitParams,
+  type GatewayCall,
+  type HostRequest,
+  type Question,
+  type Step,
+} from './call';
 import type { Clock, HeldCalls } from './holds';
 
 /** What the host side needs of its gateway. */
@@ -52,6 +63,18 @@ export function hostModes(server: Server, ctx: ServerContext): Set<'form' | 'url
   return modes;
 }
 
+/** The upstream requests (sampling, roots) the host declared it serves, per request or at initialize. */
+export function hostRequests(server: Server, ctx: ServerContext): Set<HostRequest['method']> {
+  const capabilities = isModernRequest(ctx)
+    ? envelopeOf(ctx)[CLIENT_CAPABILITIES_META_KEY]
+    : server.getClientCapabilities();
+  const served = new Set<HostRequest['method']>();
+  if (!isRecord(capabilities)) return served;
+  if (isRecord(capabilities['sampling'])) served.add('sampling/createMessage');
+  if (isRecord(capabilities['roots'])) served.add('roots/list');
+  return served;
+}
+
 /** The error the host gets for an upstream failure: the upstream's own JSON-RPC error when it sent one. */
 export function hostError(error: unknown): ProtocolError {
   if (error instanceof ProtocolError) return error;
@@ -69,11 +92,25 @@ const outcome = (step: Exclude<Step, { kind: 'questions' }>): unknown => {
 /** The questions the host can be asked; the others are declined upstream (and logged). */
 function askable(side: HostSide, call: GatewayCall, questions: Question[], modes: Set<string>) {
   return questions.filter((question) => {
-    if (modes.has(question.params.mode)) return true;
+    if (question.method !== 'elicitation/create' || modes.has(question.params.mode)) return true;
     side.log(
       `the host declared no elicitation ${question.params.mode} mode: declined upstream "${question.params.message}" (${call.method} ${call.name})`,
     );
     question.settle(decline(question.request));
+    return false;
+  });
+}
+
+/** The questions minus the sampling and roots requests the host does not serve (refused upstream). */
+function servable(questions: Question[], served: Set<string>) {
+  return questions.filter((question) => {
+    if (question.method === 'elicitation/create' || served.has(question.method)) return true;
+    question.refuse(
+      new ProtocolError(
+        ProtocolErrorCode.MethodNotFound,
+        `The host does not serve ${question.method}`,
+      ),
+    );
     return false;
   });
 }
@@ -86,11 +123,16 @@ const modernParams = (params: ElicitParams): ElicitParams => {
 };
 
 /** A modern host's leg: the outcome, or the next questions as an input_required result. */
-export async function toModernHost(side: HostSide, call: GatewayCall, modes: Set<string>) {
+export async function toModernHost(
+  side: HostSide,
+  call: GatewayCall,
+  modes: Set<string>,
+  served: Set<string> = new Set(),
+) {
   for (;;) {
     const step = await call.next();
     if (step.kind !== 'questions') return outcome(step);
-    const questions = askable(side, call, step.questions, modes);
+    const questions = askable(side, call, servable(step.questions, served), modes);
     if (questions.length === 0) continue;
     const requestState = side.holds.hold(call);
     if (requestState === undefined) {
@@ -103,7 +145,9 @@ export async function toModernHost(side: HostSide, call: GatewayCall, modes: Set
     const inputRequests = Object.fromEntries(
       questions.map((question) => [
         question.key,
-        { method: 'elicitation/create', params: modernParams(question.params) },
+        question.method === 'elicitation/create'
+          ? { method: question.method, params: modernParams(question.params) }
+          : { method: question.method, params: question.params },
       ]),
     );
     return inputRequired({ inputRequests: inputRequests as never, requestState });
@@ -111,10 +155,13 @@ export async function toModernHost(side: HostSide, call: GatewayCall, modes: Set
 }
 
 /** Toward a legacy host: a URL question needs an elicitationId (the upstream's, or a fresh one). */
-const legacyParams = (params: ElicitParams): ElicitParams =>
-  params.mode === 'url' && params.elicitationId === undefined
+const legacyParams = (question: Question): Record<string, unknown> => {
+  if (question.method !== 'elicitation/create') return question.params;
+  const params = question.params;
+  return params.mode === 'url' && params.elicitationId === undefined
     ? { ...params, elicitationId: randomUUID() }
     : params;
+};
 
 /** Push one question to a legacy host inside its open call; its answer goes upstream. */
 async function push(
@@ -132,12 +179,12 @@ async function push(
   }, side.holdMs);
   try {
     const result = await server.request(
-      { method: 'elicitation/create', params: legacyParams(question.params) } as never,
+      { method: question.method, params: legacyParams(question) } as never,
       { relatedRequestId: ctx.mcpReq.id, signal: question.signal, timeout: MAX_TIMER_DELAY },
     );
-    question.settle(answerOf(question, result));
-  } catch {
-    question.settle(cancel(question.request));
+    respond(question, result);
+  } catch (error) {
+    withdraw(question, hostError(error));
   } finally {
     side.clock.clearTimeout(timer);
   }
@@ -150,11 +197,12 @@ export async function toLegacyHost(
   ctx: ServerContext,
   call: GatewayCall,
   modes: Set<string>,
+  served: Set<string> = new Set(),
 ) {
   for (;;) {
     const step = await call.next();
     if (step.kind !== 'questions') return outcome(step);
-    const questions = askable(side, call, step.questions, modes);
+    const questions = askable(side, call, servable(step.questions, served), modes);
     await Promise.all(questions.map((question) => push(side, server, ctx, call, question)));
   }
 }

@@ -38,7 +38,10 @@ export const NEEDS_URL = {
 
 const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] });
 
-const refused = (error: unknown) => text(`error:${String((error as { code?: unknown }).code)}`);
+const refused = (error: unknown) => {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return text(`error:${code === undefined ? String(message) : String(code)}`);
+};
 
 /** A fresh 2025-era server (one per session). */
 export function createLegacyServer(): McpServer {
@@ -75,7 +78,7 @@ export function createLegacyServer(): McpServer {
     return text('done after consent');
   });
 
-  server.registerTool('sample', {}, async (_args, extra) => {
+  server.registerTool('sample', {}, async (extra) => {
     const params = {
       messages: [{ role: 'user', content: { type: 'text', text: 'Say hi' } }],
       maxTokens: 10,
@@ -91,7 +94,7 @@ export function createLegacyServer(): McpServer {
     }
   });
 
-  server.registerTool('roots', {}, async (_args, extra) => {
+  server.registerTool('roots', {}, async (extra) => {
     try {
       const result = await extra.sendRequest(
         { method: 'roots/list' } as never,
