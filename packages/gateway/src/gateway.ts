@@ -34,7 +34,12 @@ import {
   type RequestOrigin,
   type WaitForContext,
 } from '@waitfor/core';
-import type { BridgeExtension, Connection, ConnectOptions } from '@waitfor/mcp-bridge';
+import type {
+  BridgeExtension,
+  CallProgress,
+  Connection,
+  ConnectOptions,
+} from '@waitfor/mcp-bridge';
 import { connect, type StdioTarget } from '@waitfor/mcp-bridge/node';
 import { GatewayCall } from './call';
 import { HeldCalls, systemClock, type Clock } from './holds';
@@ -327,7 +332,7 @@ class GatewayImpl implements Gateway, HostSide {
     call: GatewayCall,
     params: Record<string, unknown>,
     connection: Connection,
-    listeners: { signal: AbortSignal; onprogress: (progress: never) => void },
+    listeners: { signal: AbortSignal; onprogress: (progress: CallProgress) => void },
   ) {
     const options = {
       ...listeners,
@@ -406,10 +411,12 @@ class GatewayImpl implements Gateway, HostSide {
     };
     const upstream = client.getServerCapabilities() ?? {};
     const instructions = client.getInstructions();
+    // Subscriptions where this host has an upstream session of its own (a 2025 upstream).
+    const subscriptions = options.track !== false && this.connection.era === 'legacy';
     const server = new Server(
       { name: info.name, version: info.version },
       {
-        capabilities: registerPassThrough.capabilities(upstream),
+        capabilities: registerPassThrough.capabilities(upstream, subscriptions),
         ...(instructions === undefined ? {} : { instructions }),
         requestState: { verify: (state: string) => this.holds.take(state) },
         inputRequired: { legacyShim: false },
@@ -421,6 +428,7 @@ class GatewayImpl implements Gateway, HostSide {
       server,
       upstream,
       async () => (await this.upstreamOf(host ?? this.stateless)).client as Client,
+      subscriptions,
     );
     if (host !== undefined) {
       this.hosts.set(server, host);

@@ -13,8 +13,9 @@ import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/s
 import {
   CreateMessageRequestSchema,
   ListRootsRequestSchema,
+  ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { startDualEraHttpServer } from '../../mcp-bridge/src/__fixtures__/dualEraServer';
 import { textOf, type HostKind } from './__fixtures__/hosts';
 import { startLegacyHttpServer } from './__fixtures__/legacyServer';
@@ -168,6 +169,68 @@ describe('a 2026-07-28 server asks sampling and roots as inputRequests', () => {
       expect(gateway.open).toBe(0);
     } finally {
       await host.close();
+    }
+  });
+});
+
+describe('resource subscriptions of a 2025 server', () => {
+  let upstream: Awaited<ReturnType<typeof startLegacyHttpServer>>;
+  let gateway: Gateway;
+  let endpoint: HttpEndpoint;
+  beforeAll(async () => {
+    upstream = await startLegacyHttpServer();
+    gateway = await createGateway({ upstream: { url: upstream.url }, log: () => undefined });
+    endpoint = await serveHttp(gateway);
+  });
+  afterAll(async () => {
+    await endpoint.close();
+    await gateway.close();
+    await upstream.close();
+  });
+
+  const subscriber = async (updates: string[]) => {
+    const host = new V1Client({ name: 'subscriber', version: '1.0.0' }, { capabilities: {} });
+    host.setNotificationHandler(ResourceUpdatedNotificationSchema, async (notification) => {
+      updates.push(notification.params.uri);
+    });
+    await host.connect(new V1Http(new URL(endpoint.url)));
+    return host;
+  };
+
+  test('a 2025 host subscribes, gets its updates (another host none), and stops once unsubscribed', async () => {
+    const updates: string[] = [];
+    const others: string[] = [];
+    const host = await subscriber(updates);
+    const other = await subscriber(others);
+    try {
+      await other.readResource({ uri: 'legacy://counter' });
+      expect(host.getServerCapabilities()?.resources?.subscribe).toBe(true);
+      await host.subscribeResource({ uri: 'legacy://counter' });
+      expect(textOf(await host.callTool({ name: 'bump', arguments: {} }))).toBe('counter=1');
+      await vi.waitFor(() => expect(updates).toEqual(['legacy://counter']));
+      await host.unsubscribeResource({ uri: 'legacy://counter' });
+      expect(textOf(await host.callTool({ name: 'bump', arguments: {} }))).toBe('counter=2');
+      // The resource now reads 2 (the update, were it sent, comes before the call's answer).
+      const read = await host.readResource({ uri: 'legacy://counter' });
+      expect(read.contents[0]).toMatchObject({ text: '2' });
+      expect(updates).toEqual(['legacy://counter']);
+      expect(others).toEqual([]);
+    } finally {
+      await other.close();
+      await host.close();
+    }
+  });
+
+  test('a 2026-07-28 host over HTTP has no session to be notified on: no subscribe offered', async () => {
+    const client = new V2Client({ name: 'modern', version: '1.0.0' }, {
+      versionNegotiation: { mode: { pin: '2026-07-28' } },
+    } as never);
+    await client.connect(new V2Http(new URL(endpoint.url)));
+    try {
+      expect(client.getServerCapabilities()?.resources).toBeDefined();
+      expect(client.getServerCapabilities()?.resources?.subscribe).toBeUndefined();
+    } finally {
+      await client.close();
     }
   });
 });
