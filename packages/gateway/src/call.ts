@@ -1,8 +1,10 @@
 /**
  * One host call (tools/call, prompts/get or resources/read) relayed upstream: the upstream call
  * runs on its own, and the questions it raises wait in this object until the host's side of the
- * gateway hands them to the host and brings the host's answers back. Questions are keyed q1, q2, …
- * (the keys of the host's inputRequests, never reused within the call).
+ * gateway hands them to the host and brings the host's answers back. A question is an elicitation
+ * or the upstream's sampling/createMessage or roots/list (relayed to the host the same way, either
+ * era). Questions are keyed q1, q2, … (the keys of the host's inputRequests, never reused within
+ * the call).
  */
 import {
   accept,
@@ -19,15 +21,44 @@ export type ElicitParams =
   | { mode: 'form'; message: string; requestedSchema: Record<string, unknown> }
   | { mode: 'url'; message: string; url: string; elicitationId?: string };
 
-/** A question of the upstream, waiting for the host. */
-export interface Question {
+interface Asked {
   readonly key: string;
-  readonly request: Request;
-  readonly params: ElicitParams;
   /** Aborted once the question is settled, however (withdraws a push to the host). */
   readonly signal: AbortSignal;
+}
+
+/** An elicitation of the upstream, waiting for the host. */
+export interface Elicitation extends Asked {
+  readonly method: 'elicitation/create';
+  readonly request: Request;
+  readonly params: ElicitParams;
   /** Answer it upstream (once; later calls do nothing). */
   settle(answer: Answer): void;
+}
+
+/** A sampling/createMessage or roots/list of the upstream, waiting for the host. */
+export interface HostRequest extends Asked {
+  readonly method: 'sampling/createMessage' | 'roots/list';
+  readonly params: Record<string, unknown>;
+  /** The host's result, as it sent it (the upstream checks it). */
+  respond(result: unknown): void;
+  /** The host did not or cannot answer: the upstream's request fails with `error`. */
+  refuse(error: unknown): void;
+}
+
+/** A question of the upstream, waiting for the host. */
+export type Question = Elicitation | HostRequest;
+
+/** The host's result for `question` goes upstream. */
+export function respond(question: Question, result: unknown): void {
+  if (question.method === 'elicitation/create') question.settle(answerOf(question, result));
+  else question.respond(result);
+}
+
+/** The question ends unanswered (an elicitation is cancelled, a sampling or roots fails). */
+export function withdraw(question: Question, reason: unknown): void {
+  if (question.method === 'elicitation/create') question.settle(cancel(question.request));
+  else question.refuse(reason);
 }
 
 /** What the call has for the host next. */
@@ -58,7 +89,7 @@ export function paramsOf(request: Request, raw?: Record<string, unknown>): Elici
 }
 
 /** The Answer of a host's ElicitResult (anything malformed counts as cancel). */
-export function answerOf(question: Question, result: unknown): Answer {
+export function answerOf(question: Elicitation, result: unknown): Answer {
   if (!isRecord(result)) return cancel(question.request);
   if (result['action'] === 'decline') return decline(question.request);
   if (result['action'] !== 'accept') return cancel(question.request);
@@ -106,33 +137,79 @@ export class GatewayCall {
 
   /** The waitFor of this call's questions (the bridge asks; the host answers). */
   ask(request: Request, signal?: AbortSignalLike, raw?: Record<string, unknown>): Promise<Answer> {
-    if (this.#outcome !== undefined || this.#abort.signal.aborted)
-      return Promise.resolve(cancel(request));
-    if (this.#queued.length + this.#asked.size >= this.maxQuestions)
-      return Promise.resolve(cancel(request, new Error('too many open questions in one call')));
+    const refused = this.#refusal();
+    if (refused !== undefined) return Promise.resolve(cancel(request, refused));
     return new Promise<Answer>((resolve) => {
-      const withdrawn = new AbortController();
-      const question: Question = {
-        key: `q${++this.#keys}`,
+      const [key, withdrawn, done] = this.#slot(signal, () => question.settle(cancel(request)));
+      const question: Elicitation = {
+        key,
+        method: 'elicitation/create',
         request,
         params: paramsOf(request, raw),
         signal: withdrawn.signal,
-        settle: (answer) => {
-          if (withdrawn.signal.aborted) return;
-          withdrawn.abort();
-          this.#asked.delete(question.key);
-          const at = this.#queued.indexOf(question);
-          if (at >= 0) this.#queued.splice(at, 1);
-          signal?.removeEventListener('abort', onAbort);
-          resolve(answer);
-        },
+        settle: (answer) => done() && resolve(answer),
       };
-      const onAbort = () => question.settle(cancel(request));
-      if (signal?.aborted) return onAbort();
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.#queued.push(question);
-      this.#notify();
+      this.#enqueue(question, signal);
     });
+  }
+
+  /** The upstream's sampling/createMessage or roots/list, relayed to the host as a question. */
+  relay(
+    method: HostRequest['method'],
+    params: Record<string, unknown>,
+    signal?: AbortSignalLike,
+  ): Promise<Record<string, unknown>> {
+    const refused = this.#refusal();
+    if (refused !== undefined) return Promise.reject(refused);
+    return new Promise((resolve, reject) => {
+      const [key, withdrawn, done] = this.#slot(signal, () =>
+        question.refuse(new Error(`${method} was withdrawn`)),
+      );
+      const question: HostRequest = {
+        key,
+        method,
+        params,
+        signal: withdrawn.signal,
+        respond: (result) => done() && resolve(isRecord(result) ? result : {}),
+        refuse: (error) => done() && reject(error),
+      };
+      this.#enqueue(question, signal);
+    });
+  }
+
+  /** Why a new question cannot be asked now (the call ended, or has too many open). */
+  #refusal(): Error | undefined {
+    if (this.#outcome !== undefined || this.#abort.signal.aborted)
+      return new Error('the call that asked ended');
+    if (this.#queued.length + this.#asked.size >= this.maxQuestions)
+      return new Error('too many open questions in one call');
+    return undefined;
+  }
+
+  /**
+   * A question's key, the controller its settling aborts and `done` (true once: unlinks it from
+   * the call and from the asker's signal, whose abort ends it through `onAbort`).
+   */
+  #slot(signal: AbortSignalLike | undefined, onAbort: () => void) {
+    const key = `q${++this.#keys}`;
+    const withdrawn = new AbortController();
+    const done = () => {
+      if (withdrawn.signal.aborted) return false;
+      withdrawn.abort();
+      this.#asked.delete(key);
+      const at = this.#queued.findIndex((question) => question.key === key);
+      if (at >= 0) this.#queued.splice(at, 1);
+      signal?.removeEventListener('abort', onAbort);
+      return true;
+    };
+    if (!signal?.aborted) signal?.addEventListener('abort', onAbort, { once: true });
+    return [key, withdrawn, done] as const;
+  }
+
+  #enqueue(question: Question, signal: AbortSignalLike | undefined): void {
+    if (signal?.aborted) return withdraw(question, new Error('the asker gave up'));
+    this.#queued.push(question);
+    this.#notify();
   }
 
   /**
@@ -159,15 +236,14 @@ export class GatewayCall {
   answer(responses: Record<string, unknown> | undefined): void {
     for (const [key, question] of [...this.#asked]) {
       if (responses !== undefined && Object.hasOwn(responses, key))
-        question.settle(answerOf(question, responses[key]));
+        respond(question, responses[key]);
     }
   }
 
   /** End the call: the upstream call is aborted, its open questions answered cancel. */
   cancel(reason: unknown): void {
     if (!this.#abort.signal.aborted) this.#abort.abort(reason);
-    for (const question of [...this.#queued, ...this.#asked.values()])
-      question.settle(cancel(question.request));
+    for (const question of [...this.#queued, ...this.#asked.values()]) withdraw(question, reason);
     this.#finish({ kind: 'failed', error: reason });
   }
 

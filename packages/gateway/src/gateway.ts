@@ -3,6 +3,21 @@
  * `connect`, so its auth and reconnection come with it) served to any number of hosts, each in its
  * own era. Lists, calls, prompts, resources, progress, list-changed notifications and cancellation
  * pass through; the upstream's questions reach each host in the host's era (see hostSide.ts).
+ *
+ * Routing. A 2025 (legacy) upstream's pushed question names no call, so a question may only ever
+ * be given to a call of the host whose upstream session it arrived on: with a legacy upstream each
+ * host has an upstream session of its own (`HostUpstream`), never shared with another host and
+ * never reused after its host went away:
+ * - a host with a session of its own (stdio, a 2025 host's HTTP session): one upstream session,
+ *   opened at its first request and closed with the host's session;
+ * - a 2026-07-28 host over HTTP has no session: each of its calls gets an upstream session of its
+ *   own (closed when the call ends), and its other requests (lists, completions) share one session
+ *   on which no call ever runs, so a push arriving there has no call to go to and is cancelled.
+ * The first host to need an upstream session is lent the connection the gateway made at start (so
+ * a stdio host in front of a stdio server costs one child); the others connect anew, at most
+ * `maxSessions` at once. Within one host, a push goes to that host's open call of the same tool,
+ * else to its oldest open call (the bridge's candidate rule). A 2026-07-28 upstream names the call
+ * of every question itself: all hosts share the one connection.
  */
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/client';
@@ -12,14 +27,26 @@ import {
   Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { cancel, type Request, type WaitForContext } from '@waitfor/core';
-import type { BridgeExtension, Connection, ConnectOptions } from '@waitfor/mcp-bridge';
+import {
+  cancel,
+  type AbortSignalLike,
+  type Request,
+  type RequestOrigin,
+  type WaitForContext,
+} from '@waitfor/core';
+import type {
+  BridgeExtension,
+  CallProgress,
+  Connection,
+  ConnectOptions,
+} from '@waitfor/mcp-bridge';
 import { connect, type StdioTarget } from '@waitfor/mcp-bridge/node';
 import { GatewayCall } from './call';
 import { HeldCalls, systemClock, type Clock } from './holds';
 import {
   declineUnaskable,
   hostModes,
+  hostRequests,
   isModernRequest,
   toLegacyHost,
   toModernHost,
@@ -27,6 +54,8 @@ import {
   type HostSide,
 } from './hostSide';
 import { registerPassThrough, relayedNotifications } from './passThrough';
+
+type HandlerContext = { signal?: AbortSignalLike | undefined; origin: RequestOrigin };
 
 /** The upstream: a command to spawn (stdio) or a Streamable HTTP endpoint (with its auth). */
 export type Upstream = StdioTarget | ({ url: string } & Record<string, unknown>);
@@ -52,6 +81,11 @@ export interface GatewayOptions {
   key?: Uint8Array;
   /** A question the host cannot be asked (default: declined upstream); createPage's asks the person. */
   cannotAsk?: CannotAsk;
+  /**
+   * Upstream sessions open at once besides the first (a legacy upstream: one per host, or per call
+   * of a 2026-07-28 host over HTTP; default 64); past it the host's request is refused.
+   */
+  maxSessions?: number;
   /** Passed to the bridge's connect (reconnect, limits, name, version). */
   connect?: Omit<ConnectOptions, 'waitFor' | 'era' | 'extensions'>;
 }
@@ -75,9 +109,35 @@ export interface Gateway {
 const nameOf = (method: string, params: Record<string, unknown>): string =>
   String(method === 'resources/read' ? params['uri'] : params['name']);
 
+/**
+ * One host's share of a legacy upstream: its upstream session (opened on first use), the calls
+ * running on it (the only candidates of a question pushed on it) and the host-facing server its
+ * notifications go to (none for a 2026-07-28 host over HTTP).
+ */
+class HostUpstream {
+  readonly calls = new Set<GatewayCall>();
+  connection: Promise<Connection> | undefined;
+  /** The session this host opened itself (closed with the host; the lent one is not). */
+  own: Connection | undefined;
+  closed = false;
+
+  constructor(readonly server?: Server) {}
+
+  notify(method: string, params: Record<string, unknown>): void {
+    this.server?.notification({ method, params } as never).catch(() => undefined);
+  }
+}
+
 class GatewayImpl implements Gateway, HostSide {
   readonly calls = new Set<GatewayCall>();
   readonly servers = new Set<Server>();
+  readonly hosts = new WeakMap<Server, HostUpstream>();
+  readonly opened = new Set<HostUpstream>();
+  /** The host the first connection is lent to (once: never to a second host). */
+  lentTo: HostUpstream | undefined;
+  lent = false;
+  /** Non-call requests of hosts without a session (2026-07-28 over HTTP): no call runs there. */
+  readonly stateless = new HostUpstream();
   readonly rawParams = new WeakMap<Request, Record<string, unknown>>();
   readonly holds: HeldCalls;
   readonly holdMs: number;
@@ -108,17 +168,26 @@ class GatewayImpl implements Gateway, HostSide {
     return this.calls.size;
   }
 
-  /** The extension that keeps a legacy push's own params and relays the upstream's notifications. */
-  extension(): BridgeExtension {
+  /**
+   * The extension that keeps a legacy push's own params and relays the upstream's notifications:
+   * those of a host's own session to that host, those of the first connection to every host when
+   * the upstream is 2026-07-28 (one connection for all), else to the host it is lent to.
+   */
+  extension(host?: HostUpstream): BridgeExtension {
+    const relay = (method: string, params: Record<string, unknown>) => {
+      if (host !== undefined) host.notify(method, params);
+      else if (this.connection?.era === 'modern') this.broadcast(method, params);
+      else this.lentTo?.notify(method, params);
+    };
     return {
       name: 'waitfor-gateway',
       legacyRequest: (request, params) => {
         this.rawParams.set(request, params);
         return request;
       },
-      setup: (host) => {
+      setup: (extensionHost) => {
         const offs = relayedNotifications.map((method) =>
-          host.onNotification(method, (params) => this.broadcast(method, params)),
+          extensionHost.onNotification(method, (params) => relay(method, params)),
         );
         return () => offs.forEach((off) => off());
       },
@@ -130,21 +199,117 @@ class GatewayImpl implements Gateway, HostSide {
       server.notification({ method, params } as never).catch(() => undefined);
   }
 
-  /** A legacy upstream's push names no call: the open call of its tool, else the oldest open call. */
-  routeLegacy = (request: Request, options?: WaitForContext) => {
+  /**
+   * A legacy push names no call: it goes to a call of the host whose session it came on — the
+   * open call of its tool, else the oldest open call — and is cancelled when that host has none.
+   */
+  route(host: HostUpstream | undefined, request: Request, options?: WaitForContext) {
     const origin = request.data?.origin as
       { tool?: string; prompt?: string; resource?: string } | undefined;
     const name = origin?.tool ?? origin?.prompt ?? origin?.resource;
-    const open = [...this.calls];
+    const open = host === undefined ? [] : [...host.calls];
     const call = open.find((each) => each.name === name) ?? open[0];
     if (call === undefined) {
       this.log(`a question arrived outside any relayed call: cancelled ("${request.prompt}")`);
       return Promise.resolve(cancel(request));
     }
     return call.ask(request, options?.signal, this.rawParams.get(request));
-  };
+  }
 
-  start(method: string, params: Record<string, unknown>): GatewayCall {
+  /** The same for a legacy push of sampling/createMessage or roots/list (refused outside any call). */
+  routeRequest(
+    host: HostUpstream | undefined,
+    method: 'sampling/createMessage' | 'roots/list',
+    params: Record<string, unknown>,
+    context: { signal?: AbortSignalLike | undefined; origin: RequestOrigin },
+  ): Promise<Record<string, unknown>> {
+    const open = host === undefined ? [] : [...host.calls];
+    const name = context.origin.tool ?? context.origin.prompt ?? context.origin.resource;
+    const call = open.find((each) => each.name === name) ?? open[0];
+    if (call === undefined)
+      return Promise.reject(
+        new ProtocolError(ProtocolErrorCode.InvalidRequest, `${method} outside any relayed call`),
+      );
+    return call.relay(method, params, context.signal);
+  }
+
+  /** The sampling and roots handlers of an upstream session whose pushes belong to `host()`. */
+  hostHandlers(host: () => HostUpstream | undefined) {
+    return {
+      sampling: (params: Record<string, unknown>, context: HandlerContext) =>
+        this.routeRequest(host(), 'sampling/createMessage', params, context),
+      roots: (context: HandlerContext) =>
+        this.routeRequest(host(), 'roots/list', {}, context) as never,
+    };
+  }
+
+  /** The waitFor of the first connection: its pushes belong to the host it is lent to. */
+  routeLegacy = (request: Request, options?: WaitForContext) =>
+    this.route(this.lentTo, request, options);
+
+  /** The upstream session `host` talks to (a 2026-07-28 upstream: the one connection). */
+  upstreamOf(host: HostUpstream): Promise<Connection> {
+    if (this.connection.era === 'modern') return Promise.resolve(this.connection);
+    if (host.closed) return Promise.reject(new Error('the host is gone'));
+    host.connection ??= this.openFor(host).catch((error: unknown) => {
+      host.connection = undefined;
+      throw error;
+    });
+    return host.connection;
+  }
+
+  async openFor(host: HostUpstream): Promise<Connection> {
+    if (!this.lent) {
+      this.lent = true;
+      this.lentTo = host;
+      return this.connection;
+    }
+    if (this.opened.size >= (this.options.maxSessions ?? 64))
+      throw new ProtocolError(
+        ProtocolErrorCode.InternalError,
+        'The gateway has too many upstream sessions open; try again later',
+      );
+    this.opened.add(host);
+    try {
+      const connection = await connect(this.options.upstream as StdioTarget, {
+        ...this.options.connect,
+        era: this.connection.era,
+        waitFor: (request, options) => this.route(host, request, options),
+        ...this.hostHandlers(() => host),
+        extensions: [this.extension(host)],
+      });
+      host.own = connection;
+      if (host.closed) await this.closeHost(host);
+      return connection;
+    } catch (error) {
+      this.opened.delete(host);
+      throw error;
+    }
+  }
+
+  /** The host went away: its calls end, its own upstream session closes (never handed on). */
+  async closeHost(host: HostUpstream): Promise<void> {
+    host.closed = true;
+    for (const call of host.calls) call.cancel(new Error('the host went away'));
+    if (this.lentTo === host) this.lentTo = undefined;
+    const own = host.own;
+    host.own = undefined;
+    if (own === undefined) return;
+    this.opened.delete(host);
+    // An HTTP session is ended at the server too (DELETE), bounded: a server may never answer.
+    const transport = (own.client as Client).transport as
+      { terminateSession?: () => Promise<void> } | undefined;
+    let timer: unknown;
+    await Promise.race([
+      transport?.terminateSession?.().catch(() => undefined),
+      new Promise((resolve) => (timer = this.clock.setTimeout(() => resolve(undefined), 5_000))),
+    ]);
+    this.clock.clearTimeout(timer);
+    await own.close().catch(() => undefined);
+  }
+
+  /** Start a relayed call on `host`'s upstream (none: a session of its own for this call). */
+  start(method: string, params: Record<string, unknown>, host?: HostUpstream): GatewayCall {
     const call = new GatewayCall(
       randomUUID(),
       method,
@@ -152,37 +317,54 @@ class GatewayImpl implements Gateway, HostSide {
       this.options.maxQuestions ?? 16,
     );
     call.arguments = params['arguments'];
+    const owner = host ?? new HostUpstream();
     this.calls.add(call);
-    const connection = this.connection;
+    owner.calls.add(call);
     call.run(async (signal, onprogress) => {
-      const options = {
-        signal,
-        onprogress,
-        timeout: this.options.callTimeoutMs ?? 600_000,
-        ...(connection.era === 'modern'
-          ? {
-              waitFor: (request: Request, asked?: WaitForContext) =>
-                call.ask(request, asked?.signal),
-            }
-          : {}),
-      };
       try {
-        if (method === 'tools/call')
-          return await connection.callTool(
-            { name: call.name, arguments: (params['arguments'] ?? {}) as Record<string, unknown> },
-            options,
-          );
-        if (method === 'prompts/get')
-          return await connection.getPrompt(
-            { name: call.name, arguments: (params['arguments'] ?? {}) as Record<string, string> },
-            options,
-          );
-        return await connection.readResource({ uri: call.name }, options);
+        return await this.callUpstream(call, params, await this.upstreamOf(owner), {
+          signal,
+          onprogress,
+        });
       } finally {
         this.calls.delete(call);
+        owner.calls.delete(call);
+        if (host === undefined) await this.closeHost(owner);
       }
     });
     return call;
+  }
+
+  callUpstream(
+    call: GatewayCall,
+    params: Record<string, unknown>,
+    connection: Connection,
+    listeners: { signal: AbortSignal; onprogress: (progress: CallProgress) => void },
+  ) {
+    const options = {
+      ...listeners,
+      timeout: this.options.callTimeoutMs ?? 600_000,
+      ...(connection.era === 'modern'
+        ? {
+            waitFor: (request: Request, asked?: WaitForContext) => call.ask(request, asked?.signal),
+            sampling: (params: Record<string, unknown>, context: HandlerContext) =>
+              call.relay('sampling/createMessage', params, context.signal),
+            roots: (context: HandlerContext) =>
+              call.relay('roots/list', {}, context.signal) as never,
+          }
+        : {}),
+    };
+    if (call.method === 'tools/call')
+      return connection.callTool(
+        { name: call.name, arguments: (params['arguments'] ?? {}) as Record<string, unknown> },
+        options,
+      );
+    if (call.method === 'prompts/get')
+      return connection.getPrompt(
+        { name: call.name, arguments: (params['arguments'] ?? {}) as Record<string, string> },
+        options,
+      );
+    return connection.readResource({ uri: call.name }, options);
   }
 
   /** The handler of a relayed tools/call, prompts/get or resources/read. */
@@ -201,7 +383,7 @@ class GatewayImpl implements Gateway, HostSide {
         }
         held.answer(ctx.mcpReq.inputResponses);
         call = held;
-      } else call = this.start(method, params);
+      } else call = this.start(method, params, this.hosts.get(server));
       const token = ctx.mcpReq._meta?.progressToken;
       // Progress goes out in order, and all of it before the leg's answer.
       let sent: Promise<unknown> = Promise.resolve();
@@ -216,9 +398,10 @@ class GatewayImpl implements Gateway, HostSide {
       ctx.mcpReq.signal.addEventListener('abort', stop, { once: true });
       try {
         const modes = hostModes(server, ctx);
+        const served = hostRequests(server, ctx);
         return isModernRequest(ctx)
-          ? await toModernHost(this, call, modes)
-          : await toLegacyHost(this, server, ctx, call, modes);
+          ? await toModernHost(this, call, modes, served)
+          : await toLegacyHost(this, server, ctx, call, modes, served);
       } finally {
         await sent;
         ctx.mcpReq.signal.removeEventListener('abort', stop);
@@ -235,19 +418,32 @@ class GatewayImpl implements Gateway, HostSide {
     };
     const upstream = client.getServerCapabilities() ?? {};
     const instructions = client.getInstructions();
+    // Subscriptions where this host has an upstream session of its own (a 2025 upstream).
+    const subscriptions = options.track !== false && this.connection.era === 'legacy';
     const server = new Server(
       { name: info.name, version: info.version },
       {
-        capabilities: registerPassThrough.capabilities(upstream),
+        capabilities: registerPassThrough.capabilities(upstream, subscriptions),
         ...(instructions === undefined ? {} : { instructions }),
         requestState: { verify: (state: string) => this.holds.take(state) },
         inputRequired: { legacyShim: false },
       },
     );
-    registerPassThrough(this, server, client, upstream);
-    if (options.track !== false) {
+    const host = options.track === false ? undefined : new HostUpstream(server);
+    registerPassThrough(
+      this,
+      server,
+      upstream,
+      async () => (await this.upstreamOf(host ?? this.stateless)).client as Client,
+      subscriptions,
+    );
+    if (host !== undefined) {
+      this.hosts.set(server, host);
       this.servers.add(server);
-      server.onclose = () => void this.servers.delete(server);
+      server.onclose = () => {
+        this.servers.delete(server);
+        void this.closeHost(host);
+      };
     }
     return server;
   }
@@ -257,6 +453,7 @@ class GatewayImpl implements Gateway, HostSide {
     this.holds.clear(reason);
     for (const call of this.calls) call.cancel(reason);
     await Promise.all([...this.servers].map((server) => server.close().catch(() => undefined)));
+    await Promise.all([...this.opened].map((host) => this.closeHost(host)));
     await this.connection.close();
   }
 }
@@ -268,6 +465,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     ...options.connect,
     era: options.era ?? 'auto',
     waitFor: gateway.routeLegacy,
+    ...gateway.hostHandlers(() => gateway.lentTo),
     extensions: [gateway.extension()],
   });
   return gateway;

@@ -4,7 +4,10 @@
  *   with a sealed requestState; its retry answers them and the call goes on;
  * - a legacy-era host (2025) gets each question pushed as `elicitation/create` inside its open
  *   call, bounded by `holdMs`.
- * Questions in a mode the host did not declare are declined upstream, and the log says so.
+ * Questions in a mode the host did not declare are declined upstream, and the log says so. The
+ * upstream's sampling/createMessage and roots/list go the same ways (pushed, or an inputRequest);
+ * toward a host that did not declare the capability they fail upstream with -32601, as the
+ * host's own client would answer a request it has no handler for.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -16,10 +19,19 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { cancel, decline } from '@waitfor/core';
+import { decline } from '@waitfor/core';
 import { isBridgeError } from '@waitfor/mcp-bridge';
 import { isRecord, MAX_TIMER_DELAY } from '@waitfor/runtime';
-import { answerOf, type ElicitParams, type GatewayCall, type Question, type Step } from './call';
+import {
+  respond,
+  withdraw,
+  type ElicitParams,
+  type GatewayCall,
+  type HostRequest,
+  type Elicitation,
+  type Question,
+  type Step,
+} from './call';
 import type { Clock, HeldCalls } from './holds';
 
 /** What the host side needs of its gateway. */
@@ -53,6 +65,18 @@ export function hostModes(server: Server, ctx: ServerContext): Set<'form' | 'url
   return modes;
 }
 
+/** The upstream requests (sampling, roots) the host declared it serves, per request or at initialize. */
+export function hostRequests(server: Server, ctx: ServerContext): Set<HostRequest['method']> {
+  const capabilities = isModernRequest(ctx)
+    ? envelopeOf(ctx)[CLIENT_CAPABILITIES_META_KEY]
+    : server.getClientCapabilities();
+  const served = new Set<HostRequest['method']>();
+  if (!isRecord(capabilities)) return served;
+  if (isRecord(capabilities['sampling'])) served.add('sampling/createMessage');
+  if (isRecord(capabilities['roots'])) served.add('roots/list');
+  return served;
+}
+
 /** The error the host gets for an upstream failure: the upstream's own JSON-RPC error when it sent one. */
 export function hostError(error: unknown): ProtocolError {
   if (error instanceof ProtocolError) return error;
@@ -72,7 +96,7 @@ const outcome = (step: Exclude<Step, { kind: 'questions' }>): unknown => {
  * mode): by default it is declined upstream (and logged); createPage's asks the person on a page.
  * Called again for a question it already took (a later step lists it while it waits): ignore it.
  */
-export type CannotAsk = (side: HostSide, call: GatewayCall, question: Question) => void;
+export type CannotAsk = (side: HostSide, call: GatewayCall, question: Elicitation) => void;
 
 export const declineUnaskable: CannotAsk = (side, call, question) => {
   side.log(
@@ -84,8 +108,22 @@ export const declineUnaskable: CannotAsk = (side, call, question) => {
 /** The questions the host can be asked; the others go to `side.cannotAsk`. */
 function askable(side: HostSide, call: GatewayCall, questions: Question[], modes: Set<string>) {
   return questions.filter((question) => {
-    if (modes.has(question.params.mode)) return true;
+    if (question.method !== 'elicitation/create' || modes.has(question.params.mode)) return true;
     side.cannotAsk(side, call, question);
+    return false;
+  });
+}
+
+/** The questions minus the sampling and roots requests the host does not serve (refused upstream). */
+function servable(questions: Question[], served: Set<string>) {
+  return questions.filter((question) => {
+    if (question.method === 'elicitation/create' || served.has(question.method)) return true;
+    question.refuse(
+      new ProtocolError(
+        ProtocolErrorCode.MethodNotFound,
+        `The host does not serve ${question.method}`,
+      ),
+    );
     return false;
   });
 }
@@ -98,11 +136,16 @@ const modernParams = (params: ElicitParams): ElicitParams => {
 };
 
 /** A modern host's leg: the outcome, or the next questions as an input_required result. */
-export async function toModernHost(side: HostSide, call: GatewayCall, modes: Set<string>) {
+export async function toModernHost(
+  side: HostSide,
+  call: GatewayCall,
+  modes: Set<string>,
+  served: Set<string> = new Set(),
+) {
   for (;;) {
     const step = await call.next();
     if (step.kind !== 'questions') return outcome(step);
-    const questions = askable(side, call, step.questions, modes);
+    const questions = askable(side, call, servable(step.questions, served), modes);
     if (questions.length === 0) continue;
     const requestState = side.holds.hold(call);
     if (requestState === undefined) {
@@ -115,7 +158,9 @@ export async function toModernHost(side: HostSide, call: GatewayCall, modes: Set
     const inputRequests = Object.fromEntries(
       questions.map((question) => [
         question.key,
-        { method: 'elicitation/create', params: modernParams(question.params) },
+        question.method === 'elicitation/create'
+          ? { method: question.method, params: modernParams(question.params) }
+          : { method: question.method, params: question.params },
       ]),
     );
     return inputRequired({ inputRequests: inputRequests as never, requestState });
@@ -123,10 +168,13 @@ export async function toModernHost(side: HostSide, call: GatewayCall, modes: Set
 }
 
 /** Toward a legacy host: a URL question needs an elicitationId (the upstream's, or a fresh one). */
-const legacyParams = (params: ElicitParams): ElicitParams =>
-  params.mode === 'url' && params.elicitationId === undefined
+const legacyParams = (question: Question): Record<string, unknown> => {
+  if (question.method !== 'elicitation/create') return question.params;
+  const params = question.params;
+  return params.mode === 'url' && params.elicitationId === undefined
     ? { ...params, elicitationId: randomUUID() }
     : params;
+};
 
 /** Push one question to a legacy host inside its open call; its answer goes upstream. */
 async function push(
@@ -144,12 +192,12 @@ async function push(
   }, side.holdMs);
   try {
     const result = await server.request(
-      { method: 'elicitation/create', params: legacyParams(question.params) } as never,
+      { method: question.method, params: legacyParams(question) } as never,
       { relatedRequestId: ctx.mcpReq.id, signal: question.signal, timeout: MAX_TIMER_DELAY },
     );
-    question.settle(answerOf(question, result));
-  } catch {
-    question.settle(cancel(question.request));
+    respond(question, result);
+  } catch (error) {
+    withdraw(question, hostError(error));
   } finally {
     side.clock.clearTimeout(timer);
   }
@@ -162,11 +210,12 @@ export async function toLegacyHost(
   ctx: ServerContext,
   call: GatewayCall,
   modes: Set<string>,
+  served: Set<string> = new Set(),
 ) {
   for (;;) {
     const step = await call.next();
     if (step.kind !== 'questions') return outcome(step);
-    const questions = askable(side, call, step.questions, modes);
+    const questions = askable(side, call, servable(step.questions, served), modes);
     await Promise.all(questions.map((question) => push(side, server, ctx, call, question)));
   }
 }

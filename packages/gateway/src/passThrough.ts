@@ -2,11 +2,14 @@
  * What passes through unchanged: the upstream's capabilities (tools, prompts, resources,
  * completions, each with its listChanged), its lists page by page, completions, and its
  * notifications (list changes, resource updates, URL elicitation completion, log messages).
+ * Resource subscriptions are offered where a host has an upstream session of its own (a 2025
+ * upstream, a host with a session): the host's subscribe goes to its session, so the updates that
+ * come back on it are the ones this host asked for.
  */
 import type { Client } from '@modelcontextprotocol/client';
 import type { Server, ServerCapabilities, ServerContext } from '@modelcontextprotocol/server';
 
-/** The upstream notifications relayed to every host. */
+/** The upstream notifications relayed to the host (of its own upstream session, see gateway.ts). */
 export const relayedNotifications = [
   'notifications/tools/list_changed',
   'notifications/prompts/list_changed',
@@ -28,12 +31,16 @@ interface Relay {
   relay(server: Server, method: string): (request: never, ctx: ServerContext) => Promise<unknown>;
 }
 
-/** Register the host-facing handlers of every capability the upstream declared. */
+/**
+ * Register the host-facing handlers of every capability the upstream declared; `clientOf` is the
+ * upstream session this host's requests go to.
+ */
 export function registerPassThrough(
   gateway: Relay,
   server: Server,
-  client: Client,
   upstream: ServerCapabilities,
+  clientOf: () => Promise<Client>,
+  subscriptions = false,
 ): void {
   const on = (method: string, handler: (request: never, ctx: ServerContext) => Promise<unknown>) =>
     server.setRequestHandler(method as never, handler as never);
@@ -42,39 +49,57 @@ export function registerPassThrough(
     params?.cursor === undefined ? {} : { cursor: params.cursor };
   if (upstream.tools !== undefined) {
     on('tools/list', async (request: Paged, ctx) =>
-      content(await client.listTools(page(request.params), listenerOf(ctx))),
+      content(await (await clientOf()).listTools(page(request.params), listenerOf(ctx))),
     );
     on('tools/call', gateway.relay(server, 'tools/call'));
   }
   if (upstream.prompts !== undefined) {
     on('prompts/list', async (request: Paged, ctx) =>
-      content(await client.listPrompts(page(request.params), listenerOf(ctx))),
+      content(await (await clientOf()).listPrompts(page(request.params), listenerOf(ctx))),
     );
     on('prompts/get', gateway.relay(server, 'prompts/get'));
   }
   if (upstream.resources !== undefined) {
     on('resources/list', async (request: Paged, ctx) =>
-      content(await client.listResources(page(request.params), listenerOf(ctx))),
+      content(await (await clientOf()).listResources(page(request.params), listenerOf(ctx))),
     );
     on('resources/templates/list', async (request: Paged, ctx) =>
-      content(await client.listResourceTemplates(page(request.params), listenerOf(ctx))),
+      content(
+        await (await clientOf()).listResourceTemplates(page(request.params), listenerOf(ctx)),
+      ),
     );
     on('resources/read', gateway.relay(server, 'resources/read'));
+    if (subscriptions && upstream.resources.subscribe === true) {
+      type Uri = { params: { uri: string } };
+      on('resources/subscribe', async (request: Uri, ctx) =>
+        content(await (await clientOf()).subscribeResource(request.params, listenerOf(ctx))),
+      );
+      on('resources/unsubscribe', async (request: Uri, ctx) =>
+        content(await (await clientOf()).unsubscribeResource(request.params, listenerOf(ctx))),
+      );
+    }
   }
   if (upstream.completions !== undefined)
     on('completion/complete', async (request: { params: never }, ctx) =>
-      content(await client.complete(request.params, listenerOf(ctx))),
+      content(await (await clientOf()).complete(request.params, listenerOf(ctx))),
     );
 }
 
-/** The capabilities a host sees: the upstream's, without what the gateway does not relay. */
-registerPassThrough.capabilities = (upstream: ServerCapabilities): ServerCapabilities => {
+/**
+ * The capabilities a host sees: the upstream's, without what the gateway does not relay
+ * (`subscriptions`: whether this host's resource subscriptions are relayed).
+ */
+registerPassThrough.capabilities = (
+  upstream: ServerCapabilities,
+  subscriptions = false,
+): ServerCapabilities => {
   const capabilities: ServerCapabilities = {};
   if (upstream.tools !== undefined) capabilities.tools = { ...upstream.tools };
   if (upstream.prompts !== undefined) capabilities.prompts = { ...upstream.prompts };
   if (upstream.resources !== undefined) {
-    const { subscribe: _notRelayed, ...resources } = upstream.resources;
-    capabilities.resources = resources;
+    const { subscribe, ...resources } = upstream.resources;
+    capabilities.resources =
+      subscriptions && subscribe === true ? { ...resources, subscribe: true } : resources;
   }
   if (upstream.completions !== undefined) capabilities.completions = { ...upstream.completions };
   if (upstream.logging !== undefined) capabilities.logging = {};

@@ -15,7 +15,7 @@
 import { createHash } from 'node:crypto';
 import { cancel, decline, type Answer, type Request } from '@waitfor/core';
 import { isStoreError, type DurableCalls, type Store, type StoreInbox } from '@waitfor/store';
-import type { GatewayCall, Question } from '../call';
+import type { Elicitation, GatewayCall } from '../call';
 import type { HostSide } from '../hostSide';
 
 /** The scope of every page question in the gateway's store. */
@@ -48,7 +48,7 @@ const canonical = (value: unknown): unknown => {
 };
 
 /** The id of a question: the same for the same question of the same call, in any process. */
-export function fingerprint(call: GatewayCall, question: Question): string {
+export function fingerprint(call: GatewayCall, question: Elicitation): string {
   const { params } = question;
   const asked = params.mode === 'url' ? params.url : params.requestedSchema;
   const text = JSON.stringify(
@@ -61,7 +61,7 @@ export function fingerprint(call: GatewayCall, question: Question): string {
 export class PageQuestions {
   readonly #waiters = new Map<string, Set<(answer: Answer) => void>>();
   readonly #kept = new Map<string, Answer>();
-  readonly #seen = new WeakSet<Question>();
+  readonly #seen = new WeakSet<Elicitation>();
   readonly #decline: Set<string>;
   readonly #modes: Set<string>;
   readonly #calls: DurableCalls;
@@ -98,7 +98,7 @@ export class PageQuestions {
   }
 
   /** The seam's entry: ask `question` on the page, or decline it by policy. */
-  cannotAsk = (side: HostSide, call: GatewayCall, question: Question): void => {
+  cannotAsk = (side: HostSide, call: GatewayCall, question: Elicitation): void => {
     if (this.#seen.has(question)) return;
     this.#seen.add(question);
     const refused = this.#decline.has(call.name)
@@ -134,7 +134,7 @@ export class PageQuestions {
     }
   }
 
-  async #ask(side: HostSide, call: GatewayCall, question: Question): Promise<void> {
+  async #ask(side: HostSide, call: GatewayCall, question: Elicitation): Promise<void> {
     const id = fingerprint(call, question);
     const kept = this.#kept.get(id);
     if (kept !== undefined) {

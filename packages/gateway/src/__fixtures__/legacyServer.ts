@@ -1,0 +1,190 @@
+/**
+ * A 2025-era server on the v1 SDK (`@modelcontextprotocol/sdk`), the kind that pushes its
+ * questions: `createLegacyServer()` builds one `McpServer` (one per session, as a real deployment
+ * does), `startLegacyHttpServer()` serves it over session-ful Streamable HTTP on 127.0.0.1, and
+ * legacyServerStdio.ts over stdio.
+ *
+ * Tools:
+ * - `ask_for {who}` pushes "A question for <who>" (inside its own call) and answers
+ *   "<who>:<answer>" — so a test sees whose question reached whom and whose answer came back;
+ * - `needs_url` fails with -32042 (URLElicitationRequiredError) until `consent` was called on the
+ *   same session;
+ * - `sample` pushes sampling/createMessage, `roots` pushes roots/list (answers the result as JSON,
+ *   or "error:<code>" when the client refused).
+ * Resource `legacy://counter` is subscribable; `bump` changes it (notifying its subscribers).
+ * `sessions` counts the sessions opened on the HTTP server.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import {
+  CreateMessageResultSchema,
+  ElicitResultSchema,
+  ListRootsResultSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+  UrlElicitationRequiredError,
+} from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod';
+
+export const NEEDS_URL = {
+  mode: 'url' as const,
+  elicitationId: 'consent-1',
+  url: 'https://example.com/consent',
+  message: 'Consent first',
+};
+
+const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] });
+
+const refused = (error: unknown) => {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return text(`error:${code === undefined ? String(message) : String(code)}`);
+};
+
+/** A fresh 2025-era server (one per session). */
+export function createLegacyServer(): McpServer {
+  const server = new McpServer(
+    { name: 'legacy-fixture', version: '1.0.0' },
+    { capabilities: { resources: { subscribe: true } } },
+  );
+  let consented = false;
+  let counter = 0;
+  const subscribed = new Set<string>();
+
+  server.registerTool('ask_for', { inputSchema: { who: z.string() } }, async ({ who }, extra) => {
+    const params = {
+      mode: 'form',
+      message: `A question for ${who}`,
+      requestedSchema: { type: 'object', properties: { answer: { type: 'string' } } },
+    };
+    const result = await extra.sendRequest(
+      { method: 'elicitation/create', params } as never,
+      ElicitResultSchema,
+    );
+    return text(
+      `${who}:${result.action === 'accept' ? String(result.content?.['answer']) : result.action}`,
+    );
+  });
+
+  server.registerTool('consent', {}, async () => {
+    consented = true;
+    return text('consented');
+  });
+
+  server.registerTool('needs_url', {}, async () => {
+    if (!consented) throw new UrlElicitationRequiredError([NEEDS_URL], 'Consent is needed');
+    return text('done after consent');
+  });
+
+  server.registerTool('sample', {}, async (extra) => {
+    const params = {
+      messages: [{ role: 'user', content: { type: 'text', text: 'Say hi' } }],
+      maxTokens: 10,
+    };
+    try {
+      const result = await extra.sendRequest(
+        { method: 'sampling/createMessage', params } as never,
+        CreateMessageResultSchema,
+      );
+      return text(JSON.stringify({ model: result.model, content: result.content }));
+    } catch (error) {
+      return refused(error);
+    }
+  });
+
+  server.registerTool('roots', {}, async (extra) => {
+    try {
+      const result = await extra.sendRequest(
+        { method: 'roots/list' } as never,
+        ListRootsResultSchema,
+      );
+      return text(JSON.stringify(result.roots));
+    } catch (error) {
+      return refused(error);
+    }
+  });
+
+  server.registerTool('bump', {}, async () => {
+    counter += 1;
+    for (const uri of subscribed) await server.server.sendResourceUpdated({ uri });
+    return text(`counter=${counter}`);
+  });
+
+  server.registerResource('counter', 'legacy://counter', {}, async (uri) => ({
+    contents: [{ uri: uri.href, text: String(counter) }],
+  }));
+  server.server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+    subscribed.add(request.params.uri);
+    return {};
+  });
+  server.server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+    subscribed.delete(request.params.uri);
+    return {};
+  });
+  return server;
+}
+
+/** A running legacy HTTP server. */
+export interface LegacyHttpServer {
+  url: string;
+  /** Sessions opened so far (each an `initialize`). */
+  readonly sessions: number;
+  /** Sessions open right now. */
+  readonly open: number;
+  close(): Promise<void>;
+}
+
+async function readJson(request: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  const body = Buffer.concat(chunks).toString('utf8');
+  return body === '' ? undefined : JSON.parse(body);
+}
+
+/** Serve `createLegacyServer` over session-ful Streamable HTTP on 127.0.0.1 (any free port). */
+export async function startLegacyHttpServer(): Promise<LegacyHttpServer> {
+  const transports = new Map<string, StreamableHTTPServerTransport>();
+  let sessions = 0;
+  const http = createServer((request, response) => {
+    void (async () => {
+      const body = request.method === 'POST' ? await readJson(request) : undefined;
+      const id = request.headers['mcp-session-id'];
+      const existing = typeof id === 'string' ? transports.get(id) : undefined;
+      if (existing !== undefined) return existing.handleRequest(request, response, body);
+      if (typeof id === 'string') return void response.writeHead(404).end();
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (session) => {
+          sessions += 1;
+          transports.set(session, transport);
+        },
+      });
+      transport.onclose = () => {
+        if (transport.sessionId !== undefined) transports.delete(transport.sessionId);
+      };
+      await createLegacyServer().connect(transport);
+      return transport.handleRequest(request, response, body);
+    })().catch(() => {
+      if (!response.headersSent) response.writeHead(500);
+      response.end();
+    });
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    get sessions() {
+      return sessions;
+    },
+    get open() {
+      return transports.size;
+    },
+    close: async () => {
+      await Promise.all([...transports.values()].map((each) => each.close().catch(() => {})));
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
