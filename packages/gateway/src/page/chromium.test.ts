@@ -173,10 +173,15 @@ describe('the page of a host that cannot ask, in Chromium', () => {
 
   test('a restart keeps the question and the link; the re-issued call completes with the page answer', async () => {
     const first = hosts.at(-1) as Host;
-    const held = first.callTool('ask_form', {});
+    // Its end is awaited from the start: the call fails as soon as the process dies, before the
+    // kill's wait returns.
+    const held = first.callTool('ask_form', {}).then(
+      () => 'completed',
+      () => 'failed',
+    );
     await expect.poll(() => whoAreYou().count(), { timeout: 30_000 }).toBe(1);
     await killGateway(first);
-    await expect(held).rejects.toThrow();
+    expect(await held).toBe('failed');
 
     // A new process on the same data directory: the page is up again at once, at the same link,
     // and lists the question before any call asks it again.
@@ -197,12 +202,15 @@ describe('the page of a host that cannot ask, in Chromium', () => {
 
   test('the host quits (stdin closes) and starts again; answered before its retry, the retry gets it at once', async () => {
     const running = hosts.at(-1) as Host;
-    const held = running.callTool('ask_form', {});
+    const held = running.callTool('ask_form', {}).then(
+      () => 'completed',
+      () => 'failed',
+    );
     await expect.poll(() => whoAreYou().count(), { timeout: 30_000 }).toBe(1);
     // A graceful end this time: the gateway ends the call on its way out but keeps the question.
     const pid = (running.raw as unknown as { transport: StdioClientTransport }).transport.pid;
     await running.close();
-    await expect(held).rejects.toThrow();
+    expect(await held).toBe('failed');
     await expect.poll(() => isRunning(pid as number), { timeout: 20_000 }).toBe(false);
     const next = await startHost();
     expect(await next.link).toBe(link);
