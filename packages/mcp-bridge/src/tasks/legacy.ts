@@ -19,6 +19,11 @@ import { isAborted, isRecord, linkedController, MAX_TIMER_DELAY, schedule } from
 import { BridgeError, toBridgeError } from '../bridgeError';
 import type { ClientPort } from '../clientPort';
 import type { RawMethod } from '../clientPort/port';
+import { defaultBridgeLimits } from '../limits';
+import type { TaskStatus } from '../types';
+import { checkTaskId as checkBoundedTaskId, STATES, STATUS_MESSAGE } from './modern';
+import type { TaskDriver } from './types';
+import { boundedPoll, DEFAULT_POLL, isTerminal } from './watch';
 
 /** What a task-backed call brings to `start` (an era's CallJob fits). */
 export interface TaskJob {
@@ -26,59 +31,16 @@ export interface TaskJob {
   readonly options: { readonly signal?: AbortSignalLike | undefined };
 }
 
-/** A task's status (`tasks/get`), checked. */
-export interface TaskStatus {
-  taskId: string;
-  status: 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
-  statusMessage?: string;
-  /** The server's poll interval in ms, bounded to [50, 30 000]. */
-  pollInterval?: number;
-  /** completed: the final result of the call. */
-  result?: Record<string, unknown>;
-  /** failed: what it failed with (2025-11-25: the isError result is `data`). */
-  error?: { code: number; message: string; data?: unknown };
-}
-
-/** How one revision's tasks are driven on the wire. */
-export interface TaskDriver {
-  start(job: TaskJob): Promise<{ taskId: string } | { result: Record<string, unknown> }>;
-  status(taskId: string, signal?: AbortSignalLike): Promise<TaskStatus>;
-  update(
-    taskId: string,
-    responses: Record<string, unknown>,
-    signal?: AbortSignalLike,
-  ): Promise<void>;
-  cancel(taskId: string, signal?: AbortSignalLike): Promise<void>;
-  list?(signal?: AbortSignalLike): Promise<TaskStatus[]>;
-}
-
-const STATES: readonly string[] = ['working', 'input_required', 'completed', 'failed', 'cancelled'];
-/** Longest task id kept, in characters (echoed in every request). */
-export const TASK_ID_LIMIT = 256;
-/** Longest statusMessage kept, in characters (a UI line, not a document). */
-const STATUS_MESSAGE = 4096;
-/** Poll interval bounds and default, in ms. */
-const MIN_POLL = 50;
-const MAX_POLL = 30_000;
-const DEFAULT_POLL = 1_000;
+/** Longest task id kept, in characters (echoed in every request): the bridge's default bound. */
+export const TASK_ID_LIMIT = defaultBridgeLimits.taskId;
 /** Most tasks/list pages read, and tasks kept from them. */
 const LIST_PAGES = 10;
 const LIST_TASKS = 1000;
 /** The tools/list pages read to find whether a tool requires a task. */
 const TOOL_PAGES = 10;
 
-const isTerminal = (status: TaskStatus['status']) =>
-  status === 'completed' || status === 'failed' || status === 'cancelled';
-
-/** A task id from the server, checked; throws 'invalid_params'. */
-export function checkTaskId(value: unknown): string {
-  if (typeof value !== 'string' || value === '' || value.length > TASK_ID_LIMIT)
-    throw new BridgeError(
-      'invalid_params',
-      `taskId must be a string of 1 to ${TASK_ID_LIMIT} characters`,
-    );
-  return value;
-}
+/** A task id from the server, checked within the default bound; throws 'invalid_params'. */
+const checkTaskId = (value: unknown): string => checkBoundedTaskId(value, defaultBridgeLimits);
 
 /** A Task object from the server (tasks/get, a CreateTaskResult's `task`), checked and bounded. */
 export function parseTask(value: unknown, expected?: string): TaskStatus {
@@ -92,9 +54,8 @@ export function parseTask(value: unknown, expected?: string): TaskStatus {
   const checked: TaskStatus = { taskId, status: status as TaskStatus['status'] };
   const message = value['statusMessage'];
   if (typeof message === 'string') checked.statusMessage = message.slice(0, STATUS_MESSAGE);
-  const poll = value['pollInterval'];
-  if (typeof poll === 'number' && Number.isFinite(poll))
-    checked.pollInterval = Math.min(MAX_POLL, Math.max(MIN_POLL, poll));
+  const poll = boundedPoll(value['pollInterval']);
+  if (poll !== undefined) checked.pollInterval = poll;
   return checked;
 }
 
@@ -169,7 +130,7 @@ export function legacyTaskDriver(port: ClientPort, timeout: number): TaskDriver 
         await send('tasks/get', { taskId: checkTaskId(taskId) }, signal),
         taskId,
       );
-      if (isTerminal(task.status)) return finish(task);
+      if (isTerminal(task)) return finish(task);
       if (task.status === 'input_required') void receive(taskId);
       return task;
     },

@@ -36,10 +36,16 @@ import { listenTask } from './listen';
 import type { TaskDriver } from './types';
 import { boundedPoll, isTerminal, KeyBook, pollTask, type Watch } from './watch';
 
-const STATES: readonly string[] = ['working', 'input_required', 'completed', 'failed', 'cancelled'];
+export const STATES: readonly string[] = [
+  'working',
+  'input_required',
+  'completed',
+  'failed',
+  'cancelled',
+];
 
 /** Longest statusMessage kept, in characters (a UI line, not a document). */
-const STATUS_MESSAGE = 4096;
+export const STATUS_MESSAGE = 4096;
 
 /** Check a task id from the server (or a host) within `limits.taskId`; throws 'invalid_params'. */
 export function checkTaskId(value: unknown, limits: BridgeLimits): string {
