@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { decline, type Request } from '@waitfor/core';
 import { createStore, pgliteDriver, type StoreInbox } from '@waitfor/store';
 import type { CannotAsk } from '../hostSide';
+import { lockDir, slotsOf, type DataLock } from './dataLock';
 import { PageQuestions, pageScope, type PagePolicy } from './questions';
 import { servePage } from './server';
 
@@ -36,6 +37,8 @@ export interface PageOptions extends PagePolicy {
 export interface Page {
   /** The link to give the person: `http://127.0.0.1:<port>/<token>/`. */
   readonly url: string;
+  /** Where its questions are kept: `dataDir`, or a slot in it another gateway left free; undefined: in memory. */
+  readonly dataDir: string | undefined;
   /** The gateway's seam (GatewayOptions.cannotAsk). */
   readonly cannotAsk: CannotAsk;
   /** The store's inbox of the page's questions (what the page lists and answers). */
@@ -102,14 +105,41 @@ function openLink(url: string): void {
 
 const builtPage = () => fileURLToPath(new URL('./page/', import.meta.url));
 
+/**
+ * The first slot of `dataDir` no other gateway holds (see dataLock.ts); none: undefined, and the
+ * questions are kept in memory only.
+ */
+async function takeDataDir(
+  dataDir: string | undefined,
+  log: (line: string) => void,
+): Promise<DataLock | undefined> {
+  if (dataDir === undefined) return undefined;
+  for (const dir of slotsOf(dataDir)) {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const lock = await lockDir(dir);
+    if (lock === undefined) continue;
+    if (dir !== dataDir)
+      log(`another gateway keeps its questions in ${dataDir}: this one in ${dir}`);
+    return lock;
+  }
+  log(`every slot of ${dataDir} is held by another gateway: questions are kept in memory only`);
+  return undefined;
+}
+
 /** Open the store, serve the page, and return the seam that asks through it. */
 export async function createPage(options: PageOptions = {}): Promise<Page> {
   const log = options.log ?? ((line) => process.stderr.write(`waitfor-gateway: ${line}\n`));
-  const { dataDir } = options;
-  if (dataDir !== undefined) await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  const store = await createStore({
-    driver: pgliteDriver(dataDir === undefined ? {} : { dataDir: join(dataDir, 'pglite') }),
-  });
+  const lock = await takeDataDir(options.dataDir, log);
+  const dataDir = lock?.dir;
+  let store: Awaited<ReturnType<typeof createStore>>;
+  try {
+    store = await createStore({
+      driver: pgliteDriver(dataDir === undefined ? {} : { dataDir: join(dataDir, 'pglite') }),
+    });
+  } catch (error) {
+    await lock?.release();
+    throw error;
+  }
   try {
     const inbox = await store.inbox(pageScope, { answeredBy: 'page' });
     const saved = await linkState(dataDir);
@@ -135,6 +165,7 @@ export async function createPage(options: PageOptions = {}): Promise<Page> {
     const questions = new PageQuestions(store, inbox, options, onAsked);
     return {
       url: server.url,
+      dataDir,
       cannotAsk: questions.cannotAsk,
       inbox,
       keep: () => questions.keep(),
@@ -142,10 +173,12 @@ export async function createPage(options: PageOptions = {}): Promise<Page> {
         questions.close();
         await server.close();
         await store.close();
+        await lock?.release();
       },
     };
   } catch (error) {
     await store.close();
+    await lock?.release();
     throw error;
   }
 }
