@@ -3,6 +3,12 @@
  * modern-era requests go to the SDK's per-request handler, legacy-era ones to a session of their
  * own (a pushed question needs the session: its answer comes back as a separate POST).
  * Bounded: at most `maxSessions` legacy sessions, bodies up to `maxBodyBytes`.
+ *
+ * Refused before anything is read (DNS rebinding: a web page that resolves its own name to this
+ * address must not reach the endpoint — the transport spec's Origin MUST): a `Host` that is not
+ * one of `allowedHosts` and an `Origin` that is not one of `allowedOrigins` get 403; a path other
+ * than `/mcp` gets 404, and so does a legacy-era request naming a session the gateway does not
+ * hold (ended, or never opened), as the transport spec says, so the host starts a new one.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -12,7 +18,13 @@ import {
   toNodeHandler,
   toWebRequest,
 } from '@modelcontextprotocol/node';
-import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  localhostAllowedHostnames,
+  validateHostHeader,
+  validateOriginHeader,
+} from '@modelcontextprotocol/server';
 import type { Gateway } from './gateway';
 
 /** Options of serveHttp. */
@@ -25,6 +37,14 @@ export interface ServeHttpOptions {
   maxSessions?: number;
   /** Request body bound (default 4 MiB); past it HTTP 413. */
   maxBodyBytes?: number;
+  /**
+   * Host names (no port; IPv6 in brackets) a request's `Host` may name; others get 403. Default:
+   * `localhost`, `127.0.0.1` and `[::1]` when bound to a loopback address, else the bound address
+   * only — bound to every interface (`0.0.0.0`, `::`) it must be given.
+   */
+  allowedHosts?: readonly string[];
+  /** Host names a browser request's `Origin` may name (a request without one passes); default allowedHosts. */
+  allowedOrigins?: readonly string[];
 }
 
 /** A running HTTP endpoint of the gateway. */
@@ -36,6 +56,41 @@ export interface HttpEndpoint {
 
 class TooLarge extends Error {}
 
+const loopback = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
+const everyInterface = new Set(['0.0.0.0', '::', '[::]']);
+
+/** The Host names the endpoint answers to (see ServeHttpOptions.allowedHosts). */
+function hostsFor(hostname: string, allowed: readonly string[] | undefined): string[] {
+  if (allowed !== undefined) return [...allowed];
+  if (loopback.has(hostname)) return localhostAllowedHostnames();
+  if (everyInterface.has(hostname))
+    throw new TypeError(
+      `serveHttp: bound to every interface (${hostname}), name the host names it answers to in allowedHosts`,
+    );
+  return [hostname.includes(':') ? `[${hostname}]` : hostname];
+}
+
+/** A JSON-RPC error response with no id, as the SDK's transports send for a refused request. */
+function refuse(response: ServerResponse, status: number, code: number, message: string): void {
+  response
+    .writeHead(status, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+/** Why a request is refused before its body is read (undefined: it may proceed). */
+function refusal(
+  request: IncomingMessage,
+  hosts: string[],
+  origins: string[],
+): [number, string] | undefined {
+  const host = validateHostHeader(request.headers.host, hosts);
+  if (!host.ok) return [403, host.message];
+  const origin = validateOriginHeader(request.headers.origin, origins);
+  if (!origin.ok) return [403, origin.message];
+  const path = new URL(request.url ?? '/', 'http://gateway').pathname;
+  if (path !== '/mcp') return [404, `Not found: ${path}`];
+  return undefined;
+}
 async function readBody(request: IncomingMessage, max: number): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -57,6 +112,9 @@ export async function serveHttp(
   gateway: Gateway,
   options: ServeHttpOptions = {},
 ): Promise<HttpEndpoint> {
+  const hostname = options.hostname ?? '127.0.0.1';
+  const hosts = hostsFor(hostname, options.allowedHosts);
+  const origins = options.allowedOrigins === undefined ? hosts : [...options.allowedOrigins];
   const maxSessions = options.maxSessions ?? 64;
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const modern = toNodeHandler(
@@ -68,6 +126,7 @@ export async function serveHttp(
     const sessionId = request.headers['mcp-session-id'];
     const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     if (existing !== undefined) return existing.handleRequest(request, response, body);
+    if (sessionId !== undefined) return refuse(response, 404, -32001, 'Session not found');
     if (sessions.size >= maxSessions) return void response.writeHead(503).end('too many sessions');
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -81,6 +140,8 @@ export async function serveHttp(
   };
 
   const server = createServer((request, response) => {
+    const refused = refusal(request, hosts, origins);
+    if (refused !== undefined) return refuse(response, refused[0], -32000, refused[1]);
     void (async () => {
       const body = request.method === 'POST' ? await readBody(request, maxBody) : undefined;
       if (await isLegacyRequest(await toWebRequest(request, body ?? null), body))
@@ -91,12 +152,10 @@ export async function serveHttp(
       response.writeHead(error instanceof TooLarge ? 413 : 500).end();
     });
   });
-  await new Promise<void>((resolve) =>
-    server.listen(options.port ?? 0, options.hostname ?? '127.0.0.1', resolve),
-  );
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, hostname, resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://${options.hostname ?? '127.0.0.1'}:${port}/mcp`,
+    url: `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}/mcp`,
     close: async () => {
       await Promise.all(
         [...sessions.values()].map((transport) => transport.close().catch(() => undefined)),
