@@ -5,6 +5,7 @@
  * real SDK hosts of both generations still connect and call.
  */
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { describe, expect, test } from 'vitest';
 import { useGatewayOverHttp } from './__fixtures__/gateway';
 import { openHost, type HostKind } from './__fixtures__/hosts';
@@ -76,6 +77,21 @@ describe('refused before anything is read', () => {
   test('another path: 404', async () => {
     expect((await post('/other', {}, initialize)).status).toBe(404);
     expect((await post('/mcp/extra', {}, initialize)).status).toBe(404);
+  });
+
+  test('a request target the URL parser refuses: 404, and the endpoint keeps serving', async () => {
+    const url = new URL(setup.endpoint.url);
+    const reply = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(url.port), url.hostname, () =>
+        socket.end(`GET http://[ HTTP/1.1\r\nHost: ${url.host}\r\nConnection: close\r\n\r\n`),
+      );
+      let text = '';
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(reply).toMatch(/^HTTP\/1\.1 404 /);
+    expect((await post('/mcp', {}, initialize)).status).toBe(200);
   });
 
   test('a legacy session the gateway does not hold: 404, with JSON-RPC -32001', async () => {

@@ -87,8 +87,12 @@ function refusal(
   if (!host.ok) return [403, host.message];
   const origin = validateOriginHeader(request.headers.origin, origins);
   if (!origin.ok) return [403, origin.message];
-  const path = new URL(request.url ?? '/', 'http://gateway').pathname;
-  if (path !== '/mcp') return [404, `Not found: ${path}`];
+  // An absolute-form target the URL parser refuses (`http://[`) is no path of ours either.
+  const target = request.url ?? '/';
+  const path = URL.canParse(target, 'http://gateway')
+    ? new URL(target, 'http://gateway').pathname
+    : undefined;
+  if (path !== '/mcp') return [404, 'Not found'];
   return undefined;
 }
 async function readBody(request: IncomingMessage, max: number): Promise<unknown> {
