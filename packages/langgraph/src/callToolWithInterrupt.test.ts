@@ -4,7 +4,8 @@ import { connect, type CallOptions, type Connection, type ToolParams } from '@wa
 import { afterEach, describe, expect, it } from 'vitest';
 import { useDualEraServer } from '../../mcp-bridge/src/__fixtures__/clients';
 import { toolCalls, toolGraph } from './__fixtures__/graph';
-import { waitforInterrupts, type InterruptSource, type WaitforInterrupt } from './index';
+import { onlyInterrupt, threadConfig } from './__fixtures__/interrupts';
+import { waitforInterrupts, type InterruptSource } from './index';
 
 const server = useDualEraServer();
 
@@ -48,16 +49,6 @@ function recorded(connection: Connection) {
     }) as InterruptSource['callTool'],
   };
   return { source, outcomes };
-}
-
-let thread = 0;
-const threadConfig = () => ({ configurable: { thread_id: `thread-${++thread}` } });
-
-/** The one interrupt of a run's result (fails the test when there is not exactly one). */
-function onlyInterrupt(result: unknown): WaitforInterrupt {
-  const interrupts = waitforInterrupts(result);
-  expect(interrupts).toHaveLength(1);
-  return interrupts[0]!.value;
 }
 
 describe('modern era: a question interrupts the run, Command({ resume }) answers it', () => {

@@ -5,13 +5,14 @@
  * `tools/call` — until the task's result completes the node. A second status's question is a second
  * interrupt.
  */
-import type { Answer, Request } from '@waitfor/core';
+import { accept, type Answer } from '@waitfor/core';
 import { Command, MemorySaver } from '@langchain/langgraph';
 import { connect, type Connection } from '@waitfor/mcp-bridge';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTasksServer, type TasksServer } from '../../mcp-bridge/src/__fixtures__/tasksServer';
 import { toolGraph } from './__fixtures__/graph';
-import { waitforInterrupts, type WaitforInterrupt } from './index';
+import { onlyInterrupt, threadConfig } from './__fixtures__/interrupts';
+import { waitforInterrupts } from './index';
 
 let server: TasksServer;
 beforeAll(async () => {
@@ -35,21 +36,6 @@ async function connectToTasks(): Promise<Connection> {
   open.push(connection);
   return connection;
 }
-
-let thread = 0;
-const threadConfig = () => ({ configurable: { thread_id: `task-thread-${++thread}` } });
-
-function onlyInterrupt(result: unknown): WaitforInterrupt {
-  const interrupts = waitforInterrupts(result);
-  expect(interrupts).toHaveLength(1);
-  return interrupts[0]!.value;
-}
-
-const accept = (request: Request, data: Record<string, unknown>): Answer => ({
-  id: request.id,
-  ok: true,
-  data,
-});
 
 /** What the server received for one task, by method. */
 const methodsOf = (taskId: string) =>
