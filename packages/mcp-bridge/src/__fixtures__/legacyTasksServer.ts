@@ -25,7 +25,8 @@
  * `streamed` holds what the server's own task stream (`elicitInputStream`) yielded, in order.
  *
  * `log` holds every JSON-RPC request the server received, in order (method, params, the
- * Mcp-Session-Id); `cancelTask(taskId)` cancels server-side; `pollInterval` is the tasks' interval.
+ * Mcp-Session-Id); `cancelTask(taskId)` cancels server-side; `pollInterval` is the tasks' interval;
+ * `offers` leaves `tasks.list` / `tasks.cancel` out of the capabilities.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
@@ -55,6 +56,8 @@ export interface LoggedRequest {
 export interface LegacyTasksServerOptions {
   /** The tasks' pollInterval in ms (default 50: tests wait for events, not for time). */
   pollInterval?: number;
+  /** Whether `capabilities.tasks` declares `list` and `cancel` (default both). */
+  offers?: { list?: boolean; cancel?: boolean };
 }
 
 export interface LegacyTasksServer {
@@ -265,7 +268,13 @@ function createTasksServer(
   const mcp = new McpServer(
     { name: 'legacy-tasks-fixture', version: '1.0.0' },
     {
-      capabilities: { tasks: { requests: { tools: { call: {} } }, list: {}, cancel: {} } },
+      capabilities: {
+        tasks: {
+          requests: { tools: { call: {} } },
+          ...(options.offers.list !== false && { list: {} }),
+          ...(options.offers.cancel !== false && { cancel: {} }),
+        },
+      },
       taskStore: store,
       taskMessageQueue: queue,
     },
@@ -287,7 +296,7 @@ async function readBody(request: IncomingMessage): Promise<unknown> {
 export async function startLegacyTasksServer(
   options: LegacyTasksServerOptions = {},
 ): Promise<LegacyTasksServer> {
-  const settings = { pollInterval: options.pollInterval ?? 50 };
+  const settings = { pollInterval: options.pollInterval ?? 50, offers: options.offers ?? {} };
   const store = new InMemoryTaskStore();
   const queue = new InMemoryTaskMessageQueue();
   const log: LoggedRequest[] = [];
