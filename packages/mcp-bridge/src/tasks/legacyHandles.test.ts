@@ -4,11 +4,17 @@
  * handles, get, cancel and list as on a 2026-07-28 server, and a typed refusal where the server
  * does not offer what is asked.
  */
-import type { Answer, Request, WaitFor } from '@waitfor/core';
+import type { WaitFor } from '@waitfor/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bridge } from '../attachWaitFor';
 import type { BridgeError } from '../bridgeError';
-import { openClient, textOf, type ClientKind, type OpenClient } from '../__fixtures__/clients';
+import {
+  heldPerson,
+  openClient,
+  textOf,
+  type ClientKind,
+  type OpenClient,
+} from '../__fixtures__/clients';
 import { rejection } from '../__fixtures__/hostileHelpers';
 import { startLegacyTasksServer, type LegacyTasksServer } from '../__fixtures__/legacyTasksServer';
 
@@ -24,20 +30,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([server.close(), bare.close()]);
 });
-
-/** A person who holds every question until the test answers it. */
-function heldPerson() {
-  const open: Array<{
-    request: Request;
-    signal: AbortSignal | undefined;
-    answer(a: Answer): void;
-  }> = [];
-  const waitFor: WaitFor = (request, context) =>
-    new Promise<Answer>((resolve) => {
-      open.push({ request, signal: context?.signal as AbortSignal | undefined, answer: resolve });
-    });
-  return { waitFor, open };
-}
 
 /** Resolves once `condition` holds, checked after each turn of real I/O (no fixed sleep). */
 async function until(condition: () => boolean): Promise<void> {
@@ -59,12 +51,22 @@ describe.each<ClientKind>(['v1', 'v2-legacy'])(
   (kind) => {
     const open = (target: LegacyTasksServer, waitFor: WaitFor) =>
       openClient(kind, 'http', { url: target.url }, { waitFor });
-
-    it('a handle lists, reads and cancels its task; its question ends and the person is told', async () => {
+    /** Run `body` with a held person's client of `target`, closed however `body` ends. */
+    const withTasks = async (
+      target: LegacyTasksServer,
+      body: (tasks: Bridge['tasks'], person: ReturnType<typeof heldPerson>) => Promise<void>,
+    ) => {
       const person = heldPerson();
-      const client = await open(server, person.waitFor);
+      const client = await open(target, person.waitFor);
       try {
-        const tasks = bridgeOf(client).tasks;
+        await body(bridgeOf(client).tasks, person);
+      } finally {
+        await client.close();
+      }
+    };
+
+    it('a handle lists, reads and cancels its task; its question ends and the person is told', () =>
+      withTasks(server, async (tasks, person) => {
         const handle = await tasks.start({ name: 'hold' });
         expect(handle.taskId).toMatch(/^[0-9a-f]{32}$/);
         const result = handle.result();
@@ -90,16 +92,11 @@ describe.each<ClientKind>(['v1', 'v2-legacy'])(
         expect((await rejection(result)).code).toBe('task_cancelled');
         await until(() => person.open[0]!.signal?.aborted === true);
         expect(await tasks.get(handle.taskId)).toMatchObject({ status: 'cancelled' });
-      } finally {
-        await client.close();
-      }
-    });
+      }));
 
-    it('a handle’s result() asks and returns the final result; result() again shares it', async () => {
-      const person = heldPerson();
-      const client = await open(server, person.waitFor);
-      try {
-        const handle = await bridgeOf(client).tasks.start({ name: 'ask_region' });
+    it('a handle’s result() asks and returns the final result; result() again shares it', () =>
+      withTasks(server, async (tasks, person) => {
+        const handle = await tasks.start({ name: 'ask_region' });
         const result = handle.result();
         expect(handle.result()).toBe(result);
         await until(() => person.open.length === 1);
@@ -108,30 +105,18 @@ describe.each<ClientKind>(['v1', 'v2-legacy'])(
         expect(textOf(await result)).toBe('region=eu');
         expect(await handle.status()).toMatchObject({ status: 'completed' });
         expect(person.open).toHaveLength(1);
-      } finally {
-        await client.close();
-      }
-    });
+      }));
 
-    it('bridge.tasks.cancel of any task id sends tasks/cancel; the task ends cancelled', async () => {
-      const person = heldPerson();
-      const client = await open(server, person.waitFor);
-      try {
-        const tasks = bridgeOf(client).tasks;
+    it('bridge.tasks.cancel of any task id sends tasks/cancel; the task ends cancelled', () =>
+      withTasks(server, async (tasks) => {
         const handle = await tasks.start({ name: 'hold' });
         await tasks.cancel(handle.taskId);
         expect((await tasks.get(handle.taskId)).status).toBe('cancelled');
         expect((await rejection(handle.result())).code).toBe('task_cancelled');
-      } finally {
-        await client.close();
-      }
-    });
+      }));
 
-    it('a server that declares no tasks.list or tasks.cancel: both refused typed, nothing sent', async () => {
-      const person = heldPerson();
-      const client = await open(bare, person.waitFor);
-      try {
-        const tasks = bridgeOf(client).tasks;
+    it('a server that declares no tasks.list or tasks.cancel: both refused typed, nothing sent', () =>
+      withTasks(bare, async (tasks) => {
         const handle = await tasks.start({ name: 'slow', arguments: { ms: 10 } });
         const from = bare.log.length;
         const listing = (await rejection(tasks.list())) as BridgeError;
@@ -143,9 +128,6 @@ describe.each<ClientKind>(['v1', 'v2-legacy'])(
         expect(methodsOf(bare, from)).toEqual([]);
         // The task itself is unaffected: it completes and its result is read.
         expect(textOf(await handle.result())).toBe('slow done');
-      } finally {
-        await client.close();
-      }
-    });
+      }));
   },
 );

@@ -141,27 +141,19 @@ describe.each<ClientKind>(['v1'])('receiving task-augmented elicitation, %s clie
     }
   });
 
-  it('a task id the receiver did not create is not found (-32602)', async () => {
-    const client = await open(async (request) => cancel(request));
+  it.each([
+    ['a task id the receiver did not create is not found (-32602)', undefined, 'error:-32602'],
+    [
+      'without the option, no tasks capability is declared and tasks/get is not served',
+      false,
+      'error:-32601',
+    ],
+  ])('%s', async (_name, taskElicitation, expected) => {
+    const client = await open(async (request) => cancel(request), taskElicitation);
     try {
-      const result = await client.bridge.callTool({
-        name: 'probe_task',
-        arguments: { taskId: 'not-a-task-of-this-host' },
-      });
-      expect(textOf(result)).toBe('error:-32602');
-    } finally {
-      await client.close();
-    }
-  });
-
-  it('without the option, no tasks capability is declared and tasks/get is not served', async () => {
-    const client = await open(async (request) => cancel(request), false);
-    try {
-      const result = await client.bridge.callTool({
-        name: 'probe_task',
-        arguments: { taskId: 'any' },
-      });
-      expect(textOf(result)).toBe('error:-32601');
+      const taskId = 'not-a-task-of-this-host';
+      const result = await client.bridge.callTool({ name: 'probe_task', arguments: { taskId } });
+      expect(textOf(result)).toBe(expected);
     } finally {
       await client.close();
     }
