@@ -81,8 +81,8 @@ function negotiatedEra(target: CallTarget): ProtocolEra {
   return negotiated;
 }
 
-/** One call checked and resolved into the job its era runs; throws before anything is sent. */
-function prepareCall(
+/** @internal One call checked and resolved into the job its era runs; throws before anything is sent. */
+export function prepareCall(
   target: CallTarget,
   method: CallMethod,
   params: Record<string, unknown>,

@@ -159,6 +159,20 @@ export function scriptedPerson(
   return { waitFor, seen };
 }
 
+/** A person who holds every question (with its signal) until the test answers it. */
+export function heldPerson() {
+  const open: Array<{
+    request: Request;
+    signal: AbortSignal | undefined;
+    answer(a: Answer): void;
+  }> = [];
+  const waitFor: WaitFor = (request, context) =>
+    new Promise<Answer>((resolve) => {
+      open.push({ request, signal: context?.signal as AbortSignal | undefined, answer: resolve });
+    });
+  return { waitFor, open };
+}
+
 /** Wait `ms` milliseconds. */
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -17,7 +17,7 @@
  * (`server.experimental.tasks.elicitInputStream` with `task: {ttl}`):
  * - `ask_later {ttl?}`: one task-augmented form question; text `created:<ttl> answer:<json>` or
  *   `error:<message>`;
- * - `flood {count}`: `count` task-augmented questions at once; text `created=<n> refused=<m>`;
+ * - `flood {count}`: `count` task-augmented questions at once; text `created=<n> refused=<m> codes=<the refusals' JSON-RPC codes>`;
  * - `probe_task {taskId}`: the server's own `tasks/get` for a task id on the client; text
  *   `status:<status>` or `error:<code>`;
  * - `cancel_later`: one task-augmented question, then (once the test calls `proceed()`) its
@@ -25,7 +25,8 @@
  * `streamed` holds what the server's own task stream (`elicitInputStream`) yielded, in order.
  *
  * `log` holds every JSON-RPC request the server received, in order (method, params, the
- * Mcp-Session-Id); `cancelTask(taskId)` cancels server-side; `pollInterval` is the tasks' interval.
+ * Mcp-Session-Id); `cancelTask(taskId)` cancels server-side; `pollInterval` is the tasks' interval;
+ * `offers` leaves `tasks.list` / `tasks.cancel` out of the capabilities.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
@@ -36,9 +37,11 @@ import {
   type CreateTaskRequestHandlerExtra,
   type TaskRequestHandlerExtra,
 } from '@modelcontextprotocol/sdk/experimental/tasks';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { RequestTaskStore } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CreateTaskResultSchema,
   ElicitResultSchema,
@@ -55,6 +58,8 @@ export interface LoggedRequest {
 export interface LegacyTasksServerOptions {
   /** The tasks' pollInterval in ms (default 50: tests wait for events, not for time). */
   pollInterval?: number;
+  /** Whether `capabilities.tasks` declares `list` and `cancel` (default both). */
+  offers?: { list?: boolean; cancel?: boolean };
 }
 
 export interface LegacyTasksServer {
@@ -66,6 +71,11 @@ export interface LegacyTasksServer {
   streamed: string[];
   /** Let `cancel_later` send its tasks/cancel. */
   proceed(): void;
+  /**
+   * A fresh server session over the v1 SDK's in-memory transport pair: the client's end, to
+   * connect a v1 client to (what HTTP would cost per message is not what a flood test measures).
+   */
+  memoryTransport(): Promise<Transport>;
   /** Cancel a task server-side (as if the server gave up on it). */
   cancelTask(taskId: string): Promise<void>;
   close(): Promise<void>;
@@ -226,7 +236,12 @@ function registerReceiverTools(mcp: McpServer, hooks: ReceiverHooks) {
     );
     const settled = await Promise.allSettled(sent);
     const created = settled.filter((entry) => entry.status === 'fulfilled').length;
-    return text(`created=${created} refused=${count - created}`);
+    const codes = new Set(
+      settled.flatMap((entry) =>
+        entry.status === 'rejected' ? [String((entry.reason as { code?: unknown }).code)] : [],
+      ),
+    );
+    return text(`created=${created} refused=${count - created} codes=${[...codes].join(',')}`);
   });
   mcp.registerTool('cancel_later', {}, async () => {
     try {
@@ -265,7 +280,13 @@ function createTasksServer(
   const mcp = new McpServer(
     { name: 'legacy-tasks-fixture', version: '1.0.0' },
     {
-      capabilities: { tasks: { requests: { tools: { call: {} } }, list: {}, cancel: {} } },
+      capabilities: {
+        tasks: {
+          requests: { tools: { call: {} } },
+          ...(options.offers.list !== false && { list: {} }),
+          ...(options.offers.cancel !== false && { cancel: {} }),
+        },
+      },
       taskStore: store,
       taskMessageQueue: queue,
     },
@@ -287,7 +308,7 @@ async function readBody(request: IncomingMessage): Promise<unknown> {
 export async function startLegacyTasksServer(
   options: LegacyTasksServerOptions = {},
 ): Promise<LegacyTasksServer> {
-  const settings = { pollInterval: options.pollInterval ?? 50 };
+  const settings = { pollInterval: options.pollInterval ?? 50, offers: options.offers ?? {} };
   const store = new InMemoryTaskStore();
   const queue = new InMemoryTaskMessageQueue();
   const log: LoggedRequest[] = [];
@@ -338,6 +359,11 @@ export async function startLegacyTasksServer(
     answers,
     streamed: hooks.streamed,
     proceed: () => proceed(),
+    memoryTransport: async () => {
+      const [client, serverEnd] = InMemoryTransport.createLinkedPair();
+      await createTasksServer(store, queue, settings, answers, hooks).connect(serverEnd);
+      return client;
+    },
     cancelTask: (taskId) => store.updateTaskStatus(taskId, 'cancelled', 'The server gave up'),
     close: async () => {
       await Promise.all(

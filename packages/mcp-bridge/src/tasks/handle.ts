@@ -1,26 +1,31 @@
 /**
- * `bridge.tasks`: task-backed calls held as handles. `start` runs a tools/call as any bridge call
- * (questions before the task exists are asked as input_required rounds) and resolves once the
- * server answered with a task, or with a complete result (a finished handle); `result()` waits and
- * asks as `callTool` does.
+ * `bridge.tasks`: task-backed calls held as handles, one API for both revisions. `start` runs a
+ * tools/call as any bridge call (2026-07-28: questions before the task exists are asked as
+ * input_required rounds; 2025-11-25: sent task-augmented when the tool allows a task) and resolves
+ * once the server answered with a task, or with a complete result (a finished handle); `result()`
+ * waits and asks as `callTool` does, through the one task loop (`runTask`).
+ *
+ * Invariants: a handle keeps the one driver it started with (a 2025-11-25 driver holds the task's
+ * tasks/result, which its `cancel` ends); what a revision lacks (tasks/list in 2026-07-28; a
+ * tasks/list or tasks/cancel a 2025-11-25 server does not declare) is 'invalid_options' with
+ * `details.method`, and nothing is sent.
  */
 import type { AbortSignalLike } from '@waitfor/core';
 import { linkedController } from '@waitfor/runtime';
 import { BridgeError } from '../bridgeError';
-import { runCall, taskSettings, type CallTarget } from '../calls';
-import type { CallOptions } from '../callOptions';
-import { taskOrigin } from './durable';
-import { modernTaskDriver, parseTaskStatus, runTask } from './modern';
+import { prepareCall, runCall, taskSettings, type CallTarget } from '../calls';
+import { checkNumbers, type CallOptions } from '../callOptions';
+import { callOrigin } from '../extension';
+import { legacyTaskDriver } from './legacy';
+import { modernTaskDriver, runTask } from './modern';
 import type { TaskStatus } from '../types';
 import type { BridgeTasks, TaskDriver, TaskHandle } from './types';
 
-/**
- * The task driver of `target`'s connection: the Tasks extension needs the modern era (the
- * 2025-11-25 experimental tasks driver, tasks/legacy.ts, is chosen here for a legacy connection).
- */
-function driverOf(target: CallTarget, options: CallOptions = {}): Omit<TaskDriver, 'start'> {
-  if (target.port.era() !== 'modern')
-    throw new BridgeError('invalid_options', 'Tasks (2026-07-28) need a modern-era connection');
+/** The task driver of `target`'s connection, for the revision its era speaks. */
+function driverOf(target: CallTarget, options: CallOptions = {}): TaskDriver {
+  const era = target.port.era();
+  if (era === undefined) throw new BridgeError('invalid_options', 'Not connected');
+  if (era === 'legacy') return legacyTaskDriver(target.port, checkNumbers(options).timeout);
   return modernTaskDriver(target.port, taskSettings(target, options).settings.limits);
 }
 
@@ -35,39 +40,57 @@ function finishedHandle(result: Record<string, unknown>): TaskHandle {
   };
 }
 
+/**
+ * Wait for a handle's task as a call would: checked and linked as one (2025-11-25: the task's
+ * pushed questions name no call, so this wait is the call they belong to), then the one task loop.
+ */
+async function waitForTask(
+  target: CallTarget,
+  params: Record<string, unknown>,
+  options: CallOptions,
+  task: { driver: TaskDriver; taskId: string; first: TaskStatus | undefined },
+): Promise<Record<string, unknown>> {
+  const scope = linkedController(options.signal);
+  const unfollow = target.bridge?.links.follow(scope);
+  const [era, job] = prepareCall(
+    target,
+    'tools/call',
+    params,
+    { ...options, signal: scope.signal },
+    undefined,
+  );
+  const end = era.beginCall?.(job);
+  try {
+    const { settings, maxRounds } = job;
+    return await runTask(
+      { settings, maxRounds, ...task, origin: callOrigin(job.info) },
+      scope.signal,
+    );
+  } finally {
+    end?.();
+    scope.dispose();
+    unfollow?.();
+  }
+}
+
 /** A handle of a running task; `result()` is watched once (a second call shares the first). */
 function runningHandle(
   targetOf: () => CallTarget,
   params: Record<string, unknown>,
   options: CallOptions,
-  first: TaskStatus,
+  task: { driver: TaskDriver; taskId: string; first: TaskStatus | undefined },
 ): TaskHandle {
   let waiting: Promise<Record<string, unknown>> | undefined;
-  const { taskId } = first;
+  const { driver, taskId } = task;
   return {
     taskId,
     result: (resultOptions = {}) => {
-      waiting ??= (async () => {
-        const target = targetOf();
-        const { settings, maxRounds } = taskSettings(target, options);
-        const scope = linkedController(resultOptions.signal ?? options.signal);
-        const unfollow = target.bridge?.links.follow(scope);
-        const driver = driverOf(target, options);
-        const origin = taskOrigin(settings, params);
-        try {
-          return await runTask(
-            { settings, maxRounds, driver, taskId, first, origin },
-            scope.signal,
-          );
-        } finally {
-          scope.dispose();
-          unfollow?.();
-        }
-      })();
+      const signal = resultOptions.signal ?? options.signal;
+      waiting ??= waitForTask(targetOf(), params, { ...options, signal }, task);
       return waiting;
     },
-    cancel: () => driverOf(targetOf(), options).cancel(taskId),
-    status: () => driverOf(targetOf(), options).status(taskId),
+    cancel: () => driver.cancel(taskId),
+    status: () => driver.get(taskId),
   };
 }
 
@@ -85,11 +108,12 @@ export function bridgeTasks(targetOf: () => CallTarget): BridgeTasks {
       );
       const result = (outcome as { result: Record<string, unknown> }).result;
       if (result['resultType'] !== 'task') return finishedHandle(result);
-      const limits = taskSettings(targetOf(), options).settings.limits;
-      return runningHandle(targetOf, params, options, parseTaskStatus(result, limits));
+      const driver = driverOf(targetOf(), options);
+      const created = driver.created(result);
+      return runningHandle(targetOf, params, options, { driver, ...created });
     },
     get: (taskId, options: { signal?: AbortSignalLike } = {}) =>
-      driverOf(targetOf()).status(taskId, options.signal),
+      driverOf(targetOf()).get(taskId, options.signal),
     cancel: (taskId, options: { signal?: AbortSignalLike } = {}) =>
       driverOf(targetOf()).cancel(taskId, options.signal),
     list: async (options: { signal?: AbortSignalLike } = {}) => {
@@ -98,6 +122,7 @@ export function bridgeTasks(targetOf: () => CallTarget): BridgeTasks {
         throw new BridgeError(
           'invalid_options',
           'tasks/list is not part of the Tasks extension (2026-07-28)',
+          { details: { method: 'tasks/list', revision: '2026-07-28' } },
         );
       return driver.list(options.signal);
     },

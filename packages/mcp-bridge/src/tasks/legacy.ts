@@ -1,8 +1,10 @@
 /**
  * The 2025-11-25 experimental tasks driver (the v1 SDK's `experimental/tasks`, spec 2025-11-25).
  *
- * A tools/call augmented with `task: {}` is answered with a CreateTaskResult; the bridge then polls
- * `tasks/get` at the server's `pollInterval`. Questions are not in the status: while the task is
+ * A tools/call augmented with `task: {}` is answered with a CreateTaskResult; the task is then
+ * watched by the task route's one poll loop (`runTask`, watch.ts), which polls `tasks/get` through
+ * this driver at the server's `pollInterval`, with the same bounds, ends and abort as a 2026-07-28
+ * task. Questions are not in the status: while the task is
  * `input_required` the server pushes `elicitation/create` (related-task `_meta`) on the stream of
  * a `tasks/result` request, which blocks until the task ends and then carries its result. So once a
  * task is seen input_required (or finished), exactly one `tasks/result` is kept open for it; the
@@ -11,11 +13,12 @@
  * one 'task_cancelled'.
  *
  * Invariants: every value from the server is checked and bounded (task id length, status enum,
- * statusMessage length, pollInterval clamped) before use; one driver per call, nothing kept across
- * calls; a tasks/result in flight is aborted when its task ends or the caller gives up.
+ * statusMessage length, pollInterval clamped) before use; one driver per call or handle, nothing
+ * kept across them; a tasks/result in flight is aborted when its task ends or is cancelled; a
+ * tasks/list or tasks/cancel the server does not declare is refused before anything is sent.
  */
 import type { AbortSignalLike } from '@waitfor/core';
-import { isAborted, isRecord, linkedController, MAX_TIMER_DELAY, schedule } from '@waitfor/runtime';
+import { isRecord, linkedController, MAX_TIMER_DELAY } from '@waitfor/runtime';
 import { BridgeError, toBridgeError } from '../bridgeError';
 import type { ClientPort } from '../clientPort';
 import type { RawMethod } from '../clientPort/port';
@@ -23,7 +26,7 @@ import { defaultBridgeLimits } from '../limits';
 import type { TaskStatus } from '../types';
 import { checkTaskId as checkBoundedTaskId, STATES, STATUS_MESSAGE } from './modern';
 import type { TaskDriver } from './types';
-import { boundedPoll, DEFAULT_POLL, isTerminal } from './watch';
+import { boundedPoll, isTerminal } from './watch';
 
 /** What a task-backed call brings to `start` (an era's CallJob fits). */
 export interface TaskJob {
@@ -69,6 +72,18 @@ function failureText(result: Record<string, unknown> | undefined): string | unde
 
 /** What a task's tasks/result came to: a result, or the JSON-RPC error the server sent instead. */
 type Outcome = { result: Record<string, unknown> } | { error: BridgeError };
+
+/** What the server's `capabilities.tasks` offers: a tasks/list, a tasks/cancel. */
+const offers = (port: ClientPort, what: 'list' | 'cancel'): boolean => {
+  const tasks = port.serverCapabilities()?.['tasks'];
+  return isRecord(tasks) && tasks[what] !== undefined;
+};
+
+/** The 'invalid_options' of a method the server does not offer (nothing is sent). */
+const notOffered = (method: string) =>
+  new BridgeError('invalid_options', `The server does not offer ${method} (2025-11-25 tasks)`, {
+    details: { method, revision: '2025-11-25' },
+  });
 
 /**
  * The 2025-11-25 driver on `port`: `status` also keeps the task's one tasks/result open once the
@@ -123,13 +138,14 @@ export function legacyTaskDriver(port: ClientPort, timeout: number): TaskDriver 
     const message = failureText(outcome.result) ?? task.statusMessage ?? 'The task failed';
     return { ...task, status: 'failed', error: { code: -32603, message, data: outcome.result } };
   };
+  const get: TaskDriver['get'] = async (taskId, signal) =>
+    parseTask(await send('tasks/get', { taskId: checkTaskId(taskId) }, signal), taskId);
   return {
-    start: (job) => startTask(port, job, timeout),
+    // The created task carries no result, and its questions need a tasks/result: the watch polls.
+    created: (value) => ({ taskId: parseTask(value).taskId, first: undefined }),
+    get,
     status: async (taskId, signal) => {
-      const task = parseTask(
-        await send('tasks/get', { taskId: checkTaskId(taskId) }, signal),
-        taskId,
-      );
+      const task = await get(taskId, signal);
       if (isTerminal(task)) return finish(task);
       if (task.status === 'input_required') void receive(taskId);
       return task;
@@ -137,34 +153,53 @@ export function legacyTaskDriver(port: ClientPort, timeout: number): TaskDriver 
     update: () =>
       Promise.reject(new BridgeError('invalid_options', '2025-11-25 tasks have no tasks/update')),
     cancel: async (taskId, signal) => {
+      if (!offers(port, 'cancel')) throw notOffered('tasks/cancel');
       try {
         await send('tasks/cancel', { taskId: checkTaskId(taskId) }, signal);
       } finally {
         stop(taskId);
       }
     },
-    list: async (signal) => {
-      const tasks: TaskStatus[] = [];
-      let cursor: unknown;
-      for (let page = 0; page < LIST_PAGES && tasks.length < LIST_TASKS; page++) {
-        const listed = await send('tasks/list', cursor === undefined ? {} : { cursor }, signal);
-        const entries = Array.isArray(listed['tasks']) ? listed['tasks'] : [];
-        for (const entry of entries.slice(0, LIST_TASKS - tasks.length))
-          tasks.push(parseTask(entry));
-        cursor = listed['nextCursor'];
-        if (typeof cursor !== 'string') break;
-      }
-      return tasks;
-    },
+    list: (signal) => listTasks(port, send, signal),
   };
 }
 
-/** Whether the server requires a task for tool `name` (its tools/list `execution.taskSupport`). */
-export async function requiresTask(port: ClientPort, name: unknown, signal?: AbortSignalLike) {
+/** tasks/list, every page within LIST_PAGES and LIST_TASKS; 'invalid_options' where not offered. */
+async function listTasks(
+  port: ClientPort,
+  send: (
+    method: RawMethod,
+    params: Record<string, unknown>,
+    signal?: AbortSignalLike,
+  ) => Promise<Record<string, unknown>>,
+  signal: AbortSignalLike | undefined,
+): Promise<TaskStatus[]> {
+  if (!offers(port, 'list')) throw notOffered('tasks/list');
+  const tasks: TaskStatus[] = [];
+  let cursor: unknown;
+  for (let page = 0; page < LIST_PAGES && tasks.length < LIST_TASKS; page++) {
+    const listed = await send('tasks/list', cursor === undefined ? {} : { cursor }, signal);
+    const entries = Array.isArray(listed['tasks']) ? listed['tasks'] : [];
+    for (const entry of entries.slice(0, LIST_TASKS - tasks.length)) tasks.push(parseTask(entry));
+    cursor = listed['nextCursor'];
+    if (typeof cursor !== 'string') break;
+  }
+  return tasks;
+}
+
+/** How a tool takes a task (its tools/list `execution.taskSupport`; 'forbidden' when the server runs none). */
+export type TaskSupport = 'required' | 'optional' | 'forbidden';
+
+/** How the server runs tool `name` as a task: 'forbidden' unless it declares tasks for tools/call. */
+export async function taskSupport(
+  port: ClientPort,
+  name: unknown,
+  signal?: AbortSignalLike,
+): Promise<TaskSupport> {
   const tasks = port.serverCapabilities()?.['tasks'];
   const requests = isRecord(tasks) ? tasks['requests'] : undefined;
   const tools = isRecord(requests) ? requests['tools'] : undefined;
-  if (!isRecord(tools) || tools['call'] === undefined) return false;
+  if (!isRecord(tools) || tools['call'] === undefined) return 'forbidden';
   let cursor: unknown;
   for (let page = 0; page < TOOL_PAGES; page++) {
     const params = typeof cursor === 'string' ? { cursor } : undefined;
@@ -174,16 +209,24 @@ export async function requiresTask(port: ClientPort, name: unknown, signal?: Abo
     );
     if (found !== undefined) {
       const execution = found['execution'];
-      return isRecord(execution) && execution['taskSupport'] === 'required';
+      const support = isRecord(execution) ? execution['taskSupport'] : undefined;
+      return support === 'required' || support === 'optional' ? support : 'forbidden';
     }
     cursor = isRecord(listed) ? listed['nextCursor'] : undefined;
-    if (typeof cursor !== 'string') return false;
+    if (typeof cursor !== 'string') return 'forbidden';
   }
-  return false;
+  return 'forbidden';
 }
 
-/** The task-augmented tools/call: a task id, or the complete result of a server that ran it at once. */
-async function startTask(port: ClientPort, job: TaskJob, timeout: number) {
+/**
+ * The task-augmented tools/call: the created task, checked, or the complete result of a server
+ * that ran the call at once.
+ */
+export async function startTask(
+  port: ClientPort,
+  job: TaskJob,
+  timeout: number,
+): Promise<{ task: TaskStatus } | { result: Record<string, unknown> }> {
   const { signal } = job.options;
   let created: Record<string, unknown>;
   try {
@@ -196,59 +239,5 @@ async function startTask(port: ClientPort, job: TaskJob, timeout: number) {
     throw toBridgeError(error, signal);
   }
   if (!isRecord(created['task'])) return { result: created };
-  return { taskId: parseTask(created['task']).taskId };
-}
-
-/** `delay` ms; rejects with 'aborted' when `signal` aborts first. */
-function pause(delay: number, signal?: AbortSignalLike) {
-  return new Promise<void>((resolve, reject) => {
-    const onAbort = () => {
-      stopTimer();
-      reject(toBridgeError(signal?.reason, signal));
-    };
-    const stopTimer = schedule(delay, () => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    });
-    if (isAborted(signal)) onAbort();
-    else signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-/**
- * Wait for `taskId` and return its result (its questions arrive as pushes meanwhile); a failed task
- * throws 'task_failed', a cancelled one 'task_cancelled'. A caller that gives up (`signal`) cancels
- * the task (best effort) and gets 'aborted'.
- */
-export async function awaitTask(
-  driver: TaskDriver,
-  taskId: string,
-  signal?: AbortSignalLike,
-): Promise<Record<string, unknown>> {
-  try {
-    for (;;) {
-      const task = await driver.status(taskId, signal);
-      if (task.status === 'completed') return task.result ?? {};
-      if (task.status === 'failed')
-        throw new BridgeError('task_failed', `Task ${taskId} failed: ${task.error?.message}`, {
-          ...(task.error !== undefined && { rpc: task.error }),
-          details: { taskId },
-        });
-      if (task.status === 'cancelled')
-        throw new BridgeError(
-          'task_cancelled',
-          task.statusMessage ?? `Task ${taskId} was cancelled`,
-          {
-            details: { taskId },
-          },
-        );
-      await pause(task.pollInterval ?? DEFAULT_POLL, signal);
-    }
-  } catch (error) {
-    // A task that did not end by itself (the caller gave up, the server sent what cannot be used)
-    // is cancelled, so nothing keeps asking the person for it.
-    const ended = BridgeError.isInstance(error) && /^task_/.test(error.code);
-    if (!ended) await driver.cancel(taskId).catch(() => undefined);
-    throw error;
-  }
+  return { task: parseTask(created['task']) };
 }

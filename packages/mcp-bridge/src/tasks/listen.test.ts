@@ -2,7 +2,7 @@
  * Where the server offers `subscriptions/listen`, a task's statuses are pushed and the bridge sends
  * no tasks/get; the questions are asked, answered and sent as when polling.
  */
-import type { Answer, Request } from '@waitfor/core';
+import type { Answer, Request, WaitFor } from '@waitfor/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openClient, scriptedPerson, textOf } from '../__fixtures__/clients';
 import { startTasksServer, type TasksServer } from '../__fixtures__/tasksServer';
@@ -17,6 +17,10 @@ afterAll(async () => {
   await server.close();
 });
 
+/** A v2 client on the 2026-07-28 listen server. */
+const open = (waitFor: WaitFor) =>
+  openClient('v2-modern', 'http', { url: server.url }, { waitFor });
+
 const accept = (request: Request): Answer => ({
   id: request.id,
   ok: true,
@@ -28,12 +32,7 @@ const logOf = (taskId: unknown, method: string) =>
 describe('task status through subscriptions/listen', () => {
   it('asks and completes from pushed statuses alone (no tasks/get)', async () => {
     const person = scriptedPerson(accept);
-    const client = await openClient(
-      'v2-modern',
-      'http',
-      { url: server.url },
-      { waitFor: person.waitFor },
-    );
+    const client = await open(person.waitFor);
     try {
       expect(textOf(await client.bridge.callTool({ name: 'ask_twice' }))).toBe('first=v, second=v');
       const taskId = person.seen[0]!.data!.origin!.taskId;
@@ -49,12 +48,7 @@ describe('task status through subscriptions/listen', () => {
   });
 
   it('a durable call suspends and resumes from pushed statuses', async () => {
-    const client = await openClient(
-      'v2-modern',
-      'http',
-      { url: server.url },
-      { waitFor: scriptedPerson(accept).waitFor },
-    );
+    const client = await open(scriptedPerson(accept).waitFor);
     const bridge = client.bridge as unknown as Bridge;
     try {
       const outcome = await bridge.callTool({ name: 'ask_region' }, { durable: true });

@@ -5,7 +5,13 @@
  */
 import type { Answer, Request, WaitFor } from '@waitfor/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openClient, scriptedPerson, textOf, type OpenClient } from '../__fixtures__/clients';
+import {
+  heldPerson,
+  openClient,
+  scriptedPerson,
+  textOf,
+  type OpenClient,
+} from '../__fixtures__/clients';
 import { rejection } from '../__fixtures__/hostileHelpers';
 import { startTasksServer, type TasksServer } from '../__fixtures__/tasksServer';
 import { runClockUntilSettled, useTestClock } from '../__fixtures__/testClock';
@@ -34,20 +40,6 @@ const logOf = (taskId: unknown, method?: string) =>
     (entry) =>
       entry.params['taskId'] === taskId && (method === undefined || entry.method === method),
   );
-
-/** A person who holds every question until the test answers it. */
-function heldPerson() {
-  const open: Array<{
-    request: Request;
-    signal: AbortSignal | undefined;
-    answer(a: Answer): void;
-  }> = [];
-  const waitFor: WaitFor = (request, context) =>
-    new Promise<Answer>((resolve) => {
-      open.push({ request, signal: context?.signal as AbortSignal | undefined, answer: resolve });
-    });
-  return { waitFor, open };
-}
 
 /** Resolves once `condition` holds, checked after each turn of real I/O (no fixed sleep). */
 async function until(condition: () => boolean, fake = false): Promise<void> {

@@ -101,10 +101,7 @@ export function parseTaskStatus(value: unknown, limits: BridgeLimits, taskId?: s
 }
 
 /** The tasks/* requests of the Tasks extension on `port`, checked within `limits`. */
-export function modernTaskDriver(
-  port: ClientPort,
-  limits: BridgeLimits,
-): Omit<TaskDriver, 'start'> {
+export function modernTaskDriver(port: ClientPort, limits: BridgeLimits): TaskDriver {
   const send = async (
     method: `tasks/${string}`,
     params: Record<string, unknown>,
@@ -116,13 +113,21 @@ export function modernTaskDriver(
       throw toBridgeError(error, signal);
     }
   };
+  const status: TaskDriver['status'] = async (taskId, signal) =>
+    parseTaskStatus(
+      await send('tasks/get', { taskId: checkTaskId(taskId, limits) }, signal),
+      limits,
+      taskId,
+    );
   return {
-    status: async (taskId, signal) =>
-      parseTaskStatus(
-        await send('tasks/get', { taskId: checkTaskId(taskId, limits) }, signal),
-        limits,
-        taskId,
-      ),
+    created: (value) => {
+      const first = parseTaskStatus(value, limits);
+      return { taskId: first.taskId, first };
+    },
+    // A status carries everything here (a completed one its result): a watch's poll and a host's
+    // read are the same request.
+    status,
+    get: status,
     update: async (taskId, responses, signal) =>
       void (await send('tasks/update', { taskId, inputResponses: responses }, signal)),
     listen: (taskId) => listenTask(port, taskId, (value) => parseTaskStatus(value, limits, taskId)),
@@ -242,7 +247,8 @@ export function finalResult(status: TaskStatus): Record<string, unknown> {
       rpc: status.error,
       lastResult: status,
     });
-  throw new BridgeError('task_cancelled', `Task ${status.taskId} was cancelled`, {
+  const said = status.statusMessage === undefined ? '' : `: ${status.statusMessage}`;
+  throw new BridgeError('task_cancelled', `Task ${status.taskId} was cancelled${said}`, {
     lastResult: status,
   });
 }
@@ -268,7 +274,7 @@ export function roundOf(
 export interface TaskRun {
   settings: CallSettings;
   maxRounds: number;
-  driver: Omit<TaskDriver, 'start'>;
+  driver: TaskDriver;
   taskId: string;
   /** The status already known (a CreateTaskResult), if any: else the first poll is sent at once. */
   first: TaskStatus | undefined;
@@ -307,22 +313,24 @@ export async function runTask(
     signal: scope.signal,
     stream: driver.listen?.(taskId),
   };
+  let last: TaskStatus;
   try {
-    const last = await pollTask(watch, run.first, (status, change) => {
+    last = await pollTask(watch, run.first, (status, change) => {
       if (isTerminal(status)) questions.end(undefined, status.status);
       else questions.end(change.withdrawn, 'withdrawn');
       if (!isTerminal(status) && Object.keys(change.fresh).length > 0) questions.ask(change.fresh);
       return false;
     });
-    return finalResult(last);
   } catch (error) {
     questions.end(undefined, 'ended');
-    if (failure !== undefined) throw toBridgeError(failure.error, signal);
-    // The caller gave up on a task nobody will watch: ask the server to stop it (best effort).
-    if (signal?.aborted === true) driver.cancel(taskId).catch(() => undefined);
-    throw toBridgeError(error, signal);
+    // The watch ended before the task did (the caller gave up, an answer failed, the server sent
+    // what cannot be used): nobody follows it now, so the server is asked to stop it (best effort)
+    // and nothing keeps asking the person for it.
+    driver.cancel(taskId).catch(() => undefined);
+    throw toBridgeError(failure === undefined ? error : failure.error, signal);
   } finally {
     watch.stream?.close();
     scope.dispose();
   }
+  return finalResult(last);
 }

@@ -4,6 +4,8 @@
  * HTTP, to bridges on v1 and v2 (2025 handshake) clients; the receiver's ttl on a fake clock.
  */
 import { Client as V2Client } from '@modelcontextprotocol/client';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import * as v1Types from '@modelcontextprotocol/sdk/types.js';
 import { accept, cancel, type Answer, type Request, type WaitForContext } from '@waitfor/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openClient, textOf, type ClientKind } from '../__fixtures__/clients';
@@ -28,6 +30,17 @@ const until = (predicate: () => boolean) =>
   });
 
 type Person = (request: Request, context?: WaitForContext) => Promise<Answer>;
+
+/** A person who never answers (every task stays open, so none makes room), counting what is asked. */
+function neverAnswered() {
+  let asked = 0;
+  const waitFor: Person = (request, context) =>
+    new Promise<Answer>((resolve) => {
+      asked++;
+      context?.signal?.addEventListener('abort', () => resolve(cancel(request)));
+    });
+  return { waitFor, asked: () => asked };
+}
 
 // The v2 client (2.4.0) cannot receive them: it checks the handler's answer as an ElicitResult.
 describe.each<ClientKind>(['v1'])('receiving task-augmented elicitation, %s client', (kind) => {
@@ -116,54 +129,62 @@ describe.each<ClientKind>(['v1'])('receiving task-augmented elicitation, %s clie
     ).toThrow(/needs a v1 client/);
   });
 
-  it('2 000 task-augmented elicitations (a flood): at most maxTasks are kept, the rest refused', async () => {
-    let asked = 0;
-    const client = await open(
-      // Never answered: every task stays open, so none makes room for another.
-      (request, context) =>
-        new Promise<Answer>((resolve) => {
-          asked++;
-          context?.signal?.addEventListener('abort', () => resolve(cancel(request)));
-        }),
-      { pollInterval: 50, maxTasks: 20 },
-    );
+  it('a flood over HTTP past maxTasks: at most maxTasks are kept, the rest refused', async () => {
+    const flood = neverAnswered();
+    const client = await open(flood.waitFor, { pollInterval: 50, maxTasks: 20 });
     try {
-      const result = await client.bridge.callTool(
-        { name: 'flood', arguments: { count: 2_000 } },
-        { timeout: 300_000 },
+      const result = await client.bridge.callTool({ name: 'flood', arguments: { count: 200 } });
+      expect(textOf(result)).toBe('created=20 refused=180 codes=-32602');
+      expect(flood.asked()).toBe(20);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it.each([
+    ['a task id the receiver did not create is not found (-32602)', undefined, 'error:-32602'],
+    [
+      'without the option, no tasks capability is declared and tasks/get is not served',
+      false,
+      'error:-32601',
+    ],
+  ])('%s', async (_name, taskElicitation, expected) => {
+    const client = await open(async (request) => cancel(request), taskElicitation);
+    try {
+      const taskId = 'not-a-task-of-this-host';
+      const result = await client.bridge.callTool({ name: 'probe_task', arguments: { taskId } });
+      expect(textOf(result)).toBe(expected);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('a flood of 10 000 task-augmented elicitations, v1 client and server in memory', () => {
+  it('keeps maxTasks, refuses every other one with -32602, and asks the person maxTasks times', async () => {
+    const flood = neverAnswered();
+    const client = new V1Client({ name: 'waitfor-test', version: '1.0.0' });
+    const attachment = attachWaitFor(client, {
+      waitFor: flood.waitFor,
+      taskElicitation: { maxTasks: 20 },
+      v1Schemas: v1Types,
+    });
+    await attachment.ready;
+    await client.connect(await server.memoryTransport());
+    try {
+      const result = await attachment.callTool(
+        { name: 'flood', arguments: { count: 10_000 } },
+        // The server's 10 000 requests are the work here, not a person's time.
+        { timeout: 600_000 },
       );
-      expect(textOf(result)).toBe('created=20 refused=1980');
-      expect(asked).toBe(20);
+      // Counted, not timed: each refusal is the protocol's, and no refused question reached waitFor.
+      expect(textOf(result)).toBe('created=20 refused=9980 codes=-32602');
+      expect(flood.asked()).toBe(20);
+      expect(attachment.openRequests()).toHaveLength(20);
     } finally {
       await client.close();
     }
-  }, 300_000);
-
-  it('a task id the receiver did not create is not found (-32602)', async () => {
-    const client = await open(async (request) => cancel(request));
-    try {
-      const result = await client.bridge.callTool({
-        name: 'probe_task',
-        arguments: { taskId: 'not-a-task-of-this-host' },
-      });
-      expect(textOf(result)).toBe('error:-32602');
-    } finally {
-      await client.close();
-    }
-  });
-
-  it('without the option, no tasks capability is declared and tasks/get is not served', async () => {
-    const client = await open(async (request) => cancel(request), false);
-    try {
-      const result = await client.bridge.callTool({
-        name: 'probe_task',
-        arguments: { taskId: 'any' },
-      });
-      expect(textOf(result)).toBe('error:-32601');
-    } finally {
-      await client.close();
-    }
-  });
+  }, 600_000);
 });
 
 describe('the receiver on its own', () => {

@@ -99,11 +99,14 @@ const wire = (task: ReceivedTask, pollInterval: number) => ({
 export function createTaskReceiver(options: TaskElicitationOptions = {}): TaskReceiver {
   const { maxTasks, maxTtl, pollInterval } = settingsOf(options);
   const tasks = new Map<string, ReceivedTask>();
+  /** The finished tasks still kept, oldest first: what makes room, found without a scan. */
+  const finished = new Set<ReceivedTask>();
   const end = (task: ReceivedTask, status: Status, message: string) => {
     if (TERMINAL.has(task.status)) return;
     task.status = status;
     task.statusMessage = message;
     task.lastUpdatedAt = new Date().toISOString();
+    finished.add(task);
   };
   const lookup = (params: Record<string, unknown>) => {
     const taskId = params['taskId'];
@@ -111,10 +114,14 @@ export function createTaskReceiver(options: TaskElicitationOptions = {}): TaskRe
     if (task === undefined) throw notFound();
     return task;
   };
-  /** Room for one more task: a finished one (the oldest) is dropped first. */
+  /**
+   * Room for one more task: a finished one (the oldest) is dropped first, else it is refused. Each
+   * costs the same however many are kept, so a flood is refused at a constant price per question.
+   */
   const makeRoom = () => {
     if (tasks.size < maxTasks) return;
-    for (const task of tasks.values()) if (TERMINAL.has(task.status)) return task.forget();
+    const [oldest] = finished;
+    if (oldest !== undefined) return oldest.forget();
     throw refusal(-32602, `Too many task-augmented elicitations open (limit ${maxTasks})`);
   };
 
@@ -147,6 +154,7 @@ export function createTaskReceiver(options: TaskElicitationOptions = {}): TaskRe
       forget: () => {
         stopTimer();
         tasks.delete(taskId);
+        finished.delete(task);
         controller.abort(new BridgeError('aborted', 'The question expired'));
       },
     };

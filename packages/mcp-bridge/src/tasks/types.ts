@@ -4,7 +4,6 @@
  */
 import type { AbortSignalLike } from '@waitfor/core';
 import type { CallOptions } from '../callOptions';
-import type { CallJob } from '../callJob';
 import type { TaskStatus } from '../types';
 import type { TaskStream } from './listen';
 
@@ -34,27 +33,37 @@ export interface BridgeTasks {
     params: { name: string; arguments?: Record<string, unknown> },
     options?: CallOptions,
   ): Promise<TaskHandle>;
-  /** tasks/get of any task of this server. */
+  /** tasks/get of any task of this server (2025-11-25: a finished task's status has no result). */
   get(taskId: string, options?: { signal?: AbortSignalLike }): Promise<TaskStatus>;
-  /** tasks/cancel of any task of this server. */
+  /** tasks/cancel of any task of this server; 'invalid_options' where the server offers none. */
   cancel(taskId: string, options?: { signal?: AbortSignalLike }): Promise<void>;
-  /** tasks/list, where the revision has it (2025-11-25); else 'invalid_options'. */
+  /**
+   * tasks/list, where the revision has it and the server offers it (2025-11-25 with
+   * `capabilities.tasks.list`); else 'invalid_options' (`details.method`), nothing sent.
+   */
   list(options?: { signal?: AbortSignalLike }): Promise<TaskStatus[]>;
 }
 
 /** How one revision's tasks are driven on the wire (tasks/modern.ts; tasks/legacy.ts). */
 export interface TaskDriver {
-  /** tools/call: a task, or the complete result when the server answered without one. */
-  start(job: CallJob): Promise<{ taskId: string } | { result: Record<string, unknown> }>;
-  /** tasks/get (2025-11-25: + tasks/result to receive the questions pushed for the task). */
+  /**
+   * A task-backed tools/call's answer (`resultType: "task"`): its task id, and the status a watch
+   * starts from (2025-11-25: none, so the first poll goes out at once and opens its tasks/result).
+   */
+  created(value: Record<string, unknown>): { taskId: string; first: TaskStatus | undefined };
+  /** tasks/get as a watch polls it (2025-11-25: + tasks/result, on which its questions arrive). */
   status(taskId: string, signal?: AbortSignalLike): Promise<TaskStatus>;
+  /** tasks/get alone, checked: what a host reads (2025-11-25: a finished task's has no result). */
+  get(taskId: string, signal?: AbortSignalLike): Promise<TaskStatus>;
   /** tasks/update with a (partial) map of responses by inputRequests key (2026-07-28 only). */
   update(
     taskId: string,
     responses: Record<string, unknown>,
     signal?: AbortSignalLike,
   ): Promise<void>;
+  /** tasks/cancel; 'invalid_options' where the server offers none (nothing sent). */
   cancel(taskId: string, signal?: AbortSignalLike): Promise<void>;
+  /** tasks/list, where the revision has it (2025-11-25); 'invalid_options' where not offered. */
   list?(signal?: AbortSignalLike): Promise<TaskStatus[]>;
   /** The task's status stream, where the revision has one (2026-07-28: subscriptions/listen). */
   listen?(taskId: string): TaskStream;

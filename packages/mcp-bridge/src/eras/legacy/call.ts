@@ -7,21 +7,40 @@
 import { BridgeError, toBridgeError } from '../../bridgeError';
 import { progressOptions } from '../../callOptions';
 import type { PortCallOptions } from '../../clientPort';
-import type { BridgeEvents } from '../../extension';
+import { callOrigin, type BridgeEvents } from '../../extension';
 import type { CallJob } from '../era';
 import { linkedController, MAX_TIMER_DELAY, schedule } from '@waitfor/runtime';
-import { awaitTask, legacyTaskDriver, requiresTask } from '../../tasks/legacy';
+import { legacyTaskDriver, startTask, taskSupport } from '../../tasks/legacy';
+import { runTask } from '../../tasks/modern';
 
 /**
- * A tools/call of a tool whose `execution.taskSupport` is "required" (2025-11-25 tasks): sent with
- * `task: {}`, then waited for; its questions are pushed for the task and answered as any push.
+ * A task-augmented tools/call (2025-11-25 tasks): sent with `task: {}`, then watched by the task
+ * route's one loop (its questions are pushed for the task and answered as any push), or, for a
+ * handle, the created task returned as it is (`resultType: "task"`).
  */
 async function taskCall(job: CallJob): Promise<unknown> {
-  const driver = legacyTaskDriver(job.settings.port, job.timeout);
-  const started = await driver.start(job);
-  return 'result' in started
-    ? started.result
-    : awaitTask(driver, started.taskId, job.options.signal);
+  const { settings, timeout, options } = job;
+  const started = await startTask(settings.port, job, timeout);
+  if ('result' in started) return started.result;
+  if (job.taskMode === 'handle') return { ...started.task, resultType: 'task' };
+  const driver = legacyTaskDriver(settings.port, timeout);
+  const { taskId } = started.task;
+  const origin = callOrigin(job.info);
+  return runTask(
+    { settings, maxRounds: job.maxRounds, driver, taskId, first: undefined, origin },
+    options.signal,
+  );
+}
+
+/**
+ * Whether a tools/call goes out task-augmented: a tool that requires a task always; one that only
+ * allows it when the host asked for a handle (bridge.tasks.start).
+ */
+async function asTask(job: CallJob): Promise<boolean> {
+  const { method, params } = job.info;
+  if (method !== 'tools/call') return false;
+  const support = await taskSupport(job.settings.port, params['name'], job.options.signal);
+  return support === 'required' || (support === 'optional' && job.taskMode === 'handle');
 }
 
 /**
@@ -31,8 +50,7 @@ async function taskCall(job: CallJob): Promise<unknown> {
 export async function legacyCall(job: CallJob): Promise<unknown> {
   const { method, params } = job.info;
   const { signal } = job.options;
-  if (method === 'tools/call' && (await requiresTask(job.settings.port, params['name'], signal)))
-    return taskCall(job);
+  if (await asTask(job)) return taskCall(job);
   // Time budget in ms, not counting time while a question is open (default 60 000, like the SDKs).
   const budget = job.timeout;
   // The attachment (its open questions pause the budget); absent when no waitFor is attached.
