@@ -41,6 +41,7 @@ import type {
   ConnectOptions,
 } from '@waitfor/mcp-bridge';
 import { connect, type StdioTarget } from '@waitfor/mcp-bridge/node';
+import { isRecord } from '@waitfor/runtime';
 import { GatewayCall } from './call';
 import { HeldCalls, systemClock, type Clock } from './holds';
 import {
@@ -105,6 +106,12 @@ export interface Gateway {
   readonly open: number;
   close(): Promise<void>;
 }
+
+/** The upstream's inputRequests key a question's origin names (modern era), if it is a string. */
+const inputKeyOf = (origin: unknown): string | undefined => {
+  const key = isRecord(origin) ? origin['inputKey'] : undefined;
+  return typeof key === 'string' ? key : undefined;
+};
 
 const nameOf = (method: string, params: Record<string, unknown>): string =>
   String(method === 'resources/read' ? params['uri'] : params['name']);
@@ -346,11 +353,18 @@ class GatewayImpl implements Gateway, HostSide {
       timeout: this.options.callTimeoutMs ?? 600_000,
       ...(connection.era === 'modern'
         ? {
-            waitFor: (request: Request, asked?: WaitForContext) => call.ask(request, asked?.signal),
+            // The upstream's own inputRequests keys go with its questions (passed through).
+            waitFor: (request: Request, asked?: WaitForContext) =>
+              call.ask(request, asked?.signal, undefined, inputKeyOf(request.data?.origin)),
             sampling: (params: Record<string, unknown>, context: HandlerContext) =>
-              call.relay('sampling/createMessage', params, context.signal),
+              call.relay(
+                'sampling/createMessage',
+                params,
+                context.signal,
+                inputKeyOf(context.origin),
+              ),
             roots: (context: HandlerContext) =>
-              call.relay('roots/list', {}, context.signal) as never,
+              call.relay('roots/list', {}, context.signal, inputKeyOf(context.origin)) as never,
           }
         : {}),
     };
