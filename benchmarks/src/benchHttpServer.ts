@@ -1,5 +1,5 @@
 /**
- * The bench server (benchServer.ts: `plain`, `confirm`, `fan_out_<k>`) over Streamable HTTP on
+ * The bench server (benchServer.ts: `plain`, `confirm`, `fan_out_<k>`), or another, over Streamable HTTP on
  * 127.0.0.1, both eras on one endpoint as a real dual-era deployment serves them: 2026-07-28
  * requests go to the SDK's stateless `createMcpHandler`, 2025 ones to a session-ful transport per
  * `initialize` (a pushed `elicitation/create` needs the session its answer comes back on).
@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
+import { createMcpHandler, isLegacyRequest, type McpServer } from '@modelcontextprotocol/server';
 import { createBenchServer } from './benchServer';
 
 /** A running bench server over HTTP. */
@@ -36,9 +36,11 @@ function webRequestOf(request: IncomingMessage, body: unknown): Request {
   });
 }
 
-/** Serve the bench server on 127.0.0.1 (any free port). */
-export async function startBenchHttpServer(): Promise<BenchHttpServer> {
-  const modern = toNodeHandler(createMcpHandler(createBenchServer, { legacy: 'reject' }));
+/** Serve the bench server (or the servers `create` makes) on 127.0.0.1, any free port. */
+export async function startBenchHttpServer(
+  create: () => McpServer = createBenchServer,
+): Promise<BenchHttpServer> {
+  const modern = toNodeHandler(createMcpHandler(create, { legacy: 'reject' }));
   const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
   const http = createServer((request, response) => {
     void (async () => {
@@ -55,7 +57,7 @@ export async function startBenchHttpServer(): Promise<BenchHttpServer> {
       transport.onclose = () => {
         if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
       };
-      await createBenchServer().connect(transport);
+      await create().connect(transport);
       return transport.handleRequest(request, response, body);
     })().catch((error: unknown) => {
       if (!response.headersSent) response.writeHead(500).end(String(error));
