@@ -118,6 +118,8 @@ export class GatewayCall {
   progress: ((params: { progress: number; total?: number; message?: string }) => void) | undefined;
   /** The host's arguments of the call (what names the call to a page question's fingerprint). */
   arguments: unknown;
+  /** A 2025 server's -32042 goes to the host as it is (a 2025 host with URL mode), not asked. */
+  urlRequiredPassesThrough = false;
   /** The round of questions the host was last given (a sealed state names it). */
   round = 0;
 

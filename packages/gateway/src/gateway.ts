@@ -55,6 +55,7 @@ import {
   type HostSide,
 } from './hostSide';
 import { registerPassThrough, relayedNotifications } from './passThrough';
+import { Completions, withUrlConsent } from './urlRequired';
 
 type HandlerContext = { signal?: AbortSignalLike | undefined; origin: RequestOrigin };
 
@@ -87,6 +88,11 @@ export interface GatewayOptions {
    * of a 2026-07-28 host over HTTP; default 64); past it the host's request is refused.
    */
   maxSessions?: number;
+  /**
+   * How long a 2025 server's URL completion is waited for after the person's consent to a -32042
+   * the gateway asked for (ms, default 60000); the call is retried then anyway.
+   */
+  completionMs?: number;
   /** Passed to the bridge's connect (reconnect, limits, name, version). */
   connect?: Omit<ConnectOptions, 'waitFor' | 'era' | 'extensions'>;
 }
@@ -123,6 +129,8 @@ const nameOf = (method: string, params: Record<string, unknown>): string =>
  */
 class HostUpstream {
   readonly calls = new Set<GatewayCall>();
+  /** The URL completions its upstream session sends (what a -32042 retry waits for). */
+  readonly completions = new Completions();
   connection: Promise<Connection> | undefined;
   /** The session this host opened itself (closed with the host; the lent one is not). */
   own: Connection | undefined;
@@ -182,6 +190,8 @@ class GatewayImpl implements Gateway, HostSide {
    */
   extension(host?: HostUpstream): BridgeExtension {
     const relay = (method: string, params: Record<string, unknown>) => {
+      if (method === 'notifications/elicitation/complete')
+        (host ?? this.lentTo)?.completions.complete(params['elicitationId']);
       if (host !== undefined) host.notify(method, params);
       else if (this.connection?.era === 'modern') this.broadcast(method, params);
       else this.lentTo?.notify(method, params);
@@ -327,12 +337,19 @@ class GatewayImpl implements Gateway, HostSide {
     const owner = host ?? new HostUpstream();
     this.calls.add(call);
     owner.calls.add(call);
+    const completion = {
+      call,
+      completions: owner.completions,
+      clock: this.clock,
+      completionMs: this.options.completionMs ?? 60_000,
+    };
     call.run(async (signal, onprogress) => {
       try {
-        return await this.callUpstream(call, params, await this.upstreamOf(owner), {
-          signal,
-          onprogress,
-        });
+        const upstream = await this.upstreamOf(owner);
+        return await withUrlConsent(
+          () => this.callUpstream(call, params, upstream, { signal, onprogress }),
+          completion,
+        );
       } finally {
         this.calls.delete(call);
         owner.calls.delete(call);
@@ -397,7 +414,11 @@ class GatewayImpl implements Gateway, HostSide {
         }
         held.answer(ctx.mcpReq.inputResponses);
         call = held;
-      } else call = this.start(method, params, this.hosts.get(server));
+      } else {
+        call = this.start(method, params, this.hosts.get(server));
+        // A 2025 host that can show a URL takes a 2025 server's -32042 as it is.
+        call.urlRequiredPassesThrough = !isModernRequest(ctx) && hostModes(server, ctx).has('url');
+      }
       const token = ctx.mcpReq._meta?.progressToken;
       // Progress goes out in order, and all of it before the leg's answer.
       let sent: Promise<unknown> = Promise.resolve();
