@@ -43,9 +43,9 @@ function createKeyedServer(): McpServer {
         });
       const said = keys.map((key) => {
         const view = inputResponse(responses, key);
-        if (view.kind === 'missing') return `${key.slice(0, 12)}=missing`;
+        if (view.kind !== 'elicit') return `${key.slice(0, 12)}=${view.kind}`;
         if (view.action !== 'accept') return `${key.slice(0, 12)}=${view.action}`;
-        return `${key.slice(0, 12)}=${String((view.content as { value?: unknown })?.value)}`;
+        return `${key.slice(0, 12)}=${String(view.content?.['value'])}`;
       });
       return { content: [{ type: 'text' as const, text: `round ${round}: ${said.join(' ')}` }] };
     },
