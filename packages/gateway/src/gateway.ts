@@ -34,12 +34,7 @@ import {
   type RequestOrigin,
   type WaitForContext,
 } from '@waitfor/core';
-import type {
-  BridgeExtension,
-  CallProgress,
-  Connection,
-  ConnectOptions,
-} from '@waitfor/mcp-bridge';
+import type { BridgeExtension, CallProgress, Connection } from '@waitfor/mcp-bridge';
 import { connect, type StdioTarget } from '@waitfor/mcp-bridge/node';
 import { isRecord } from '@waitfor/runtime';
 import { GatewayCall } from './call';
@@ -54,64 +49,14 @@ import {
   type CannotAsk,
   type HostSide,
 } from './hostSide';
+import { HostUpstream } from './hostUpstream';
+import type { Gateway, GatewayOptions } from './options';
 import { registerPassThrough, relayedNotifications } from './passThrough';
-import { Completions, withUrlConsent } from './urlRequired';
+import { withUrlConsent } from './urlRequired';
 
 type HandlerContext = { signal?: AbortSignalLike | undefined; origin: RequestOrigin };
 
-/** The upstream: a command to spawn (stdio) or a Streamable HTTP endpoint (with its auth). */
-export type Upstream = StdioTarget | ({ url: string } & Record<string, unknown>);
-
-/** Options of createGateway. */
-export interface GatewayOptions {
-  upstream: Upstream;
-  /** The upstream's era: negotiate (default) or pin one. */
-  era?: 'auto' | 'legacy' | 'modern';
-  /** How long a question waits for the host (a held call for its retry, a push for its answer); default 10 minutes. */
-  holdMs?: number;
-  /** Calls held for a modern host's retry at once (default 64); past it a call fails at once. */
-  maxHeld?: number;
-  /** Open questions of one call (default 16); past it a question is cancelled upstream. */
-  maxQuestions?: number;
-  /** The upstream call's own time budget (bridge `timeout`; default 10 minutes). */
-  callTimeoutMs?: number;
-  /** Where the gateway says what it did (default: standard error). */
-  log?: (line: string) => void;
-  /** Timers (tests inject a fake clock). */
-  clock?: Clock;
-  /** The requestState HMAC key (default: 32 random bytes per gateway). */
-  key?: Uint8Array;
-  /** A question the host cannot be asked (default: declined upstream); createPage's asks the person. */
-  cannotAsk?: CannotAsk;
-  /**
-   * Upstream sessions open at once besides the first (a legacy upstream: one per host, or per call
-   * of a 2026-07-28 host over HTTP; default 64); past it the host's request is refused.
-   */
-  maxSessions?: number;
-  /**
-   * How long a 2025 server's URL completion is waited for after the person's consent to a -32042
-   * the gateway asked for (ms, default 60000); the call is retried then anyway.
-   */
-  completionMs?: number;
-  /** Passed to the bridge's connect (reconnect, limits, name, version). */
-  connect?: Omit<ConnectOptions, 'waitFor' | 'era' | 'extensions'>;
-}
-
-/** A running gateway. */
-export interface Gateway {
-  /** The upstream connection (era, server name, state). */
-  readonly connection: Connection;
-  /**
-   * A fresh host-facing server (one per host connection; both eras). `track: false` for a server
-   * of one request (modern-era HTTP): it gets no upstream notifications.
-   */
-  createServer(options?: { track?: boolean }): Server;
-  /** Calls held for a modern host's retry right now. */
-  readonly held: number;
-  /** Upstream calls in flight right now. */
-  readonly open: number;
-  close(): Promise<void>;
-}
+export type { Gateway, GatewayOptions, Upstream } from './options';
 
 /** The upstream's inputRequests key a question's origin names (modern era), if it is a string. */
 const inputKeyOf = (origin: unknown): string | undefined => {
@@ -121,27 +66,6 @@ const inputKeyOf = (origin: unknown): string | undefined => {
 
 const nameOf = (method: string, params: Record<string, unknown>): string =>
   String(method === 'resources/read' ? params['uri'] : params['name']);
-
-/**
- * One host's share of a legacy upstream: its upstream session (opened on first use), the calls
- * running on it (the only candidates of a question pushed on it) and the host-facing server its
- * notifications go to (none for a 2026-07-28 host over HTTP).
- */
-class HostUpstream {
-  readonly calls = new Set<GatewayCall>();
-  /** The URL completions its upstream session sends (what a -32042 retry waits for). */
-  readonly completions = new Completions();
-  connection: Promise<Connection> | undefined;
-  /** The session this host opened itself (closed with the host; the lent one is not). */
-  own: Connection | undefined;
-  closed = false;
-
-  constructor(readonly server?: Server) {}
-
-  notify(method: string, params: Record<string, unknown>): void {
-    this.server?.notification({ method, params } as never).catch(() => undefined);
-  }
-}
 
 class GatewayImpl implements Gateway, HostSide {
   readonly calls = new Set<GatewayCall>();
