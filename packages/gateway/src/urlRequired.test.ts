@@ -183,6 +183,40 @@ describe('a 2025 server answers a call with -32042', () => {
   });
 });
 
+describe('a 2025 server sends a hostile -32042', () => {
+  const setup = useLegacyGateway({ clock: stoppedClock });
+
+  test.each([
+    ['data.elicitations that is not a list', {}],
+    ['more elicitations than a call may ask (16)', { count: 17 }],
+  ])('%s: a 2026-07-28 host is told, asked nothing, never sent -32042', async (_, args) => {
+    await withHost(
+      'v2-modern',
+      setup.url(),
+      async () => ({ action: 'accept' }),
+      async (host) => {
+        const got = await failure(host.callTool('needs_url_bad', args));
+        expect(got.code).not.toBe(-32042);
+        expect(got.message).toMatch(/URLElicitationRequiredError is unusable/);
+        expect(host.asked).toEqual([]);
+      },
+    );
+  });
+
+  test('a 2025 host with URL mode gets it as the server sent it (its own to refuse)', async () => {
+    await withHost(
+      'v1',
+      setup.url(),
+      async () => ({ action: 'accept' }),
+      async (host) => {
+        const got = await failure(host.callTool('needs_url_bad', { count: 17 }));
+        expect(got.code).toBe(-32042);
+        expect((got.data as { elicitations: unknown[] }).elicitations).toHaveLength(17);
+      },
+    );
+  });
+});
+
 describe('a 2025 server that asks for the same URL again after consent', () => {
   // The completion never comes: the retry follows the bound, at once.
   const setup = useLegacyGateway({ completionMs: 0 });

@@ -12,6 +12,8 @@
  *   on the fixture's own server, which also sends `notifications/elicitation/complete` for it out
  *   of any request, on the session's GET stream);
  * - `needs_url_always` fails with -32042 for the same elicitation whatever happened (a loop);
+ * - `needs_url_bad {count}` fails with a hostile -32042: `count` elicitations listed (distinct
+ *   ids), or without `count` a `data.elicitations` that is not a list;
  * - `sample` pushes sampling/createMessage, `roots` pushes roots/list (answers the result as JSON,
  *   or "error:<code>" when the client refused).
  * Resource `legacy://counter` is subscribable; `bump` changes it (notifying its subscribers).
@@ -26,6 +28,7 @@ import {
   CreateMessageResultSchema,
   ElicitResultSchema,
   ListRootsResultSchema,
+  McpError,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
   UrlElicitationRequiredError,
@@ -103,6 +106,21 @@ export function createLegacyServer(visits?: Visits): McpServer {
     throw new UrlElicitationRequiredError([NEEDS_URL], 'Consent is never enough');
   });
 
+  server.registerTool(
+    'needs_url_bad',
+    { inputSchema: { count: z.number().optional() } },
+    async ({ count }) => {
+      const elicitations =
+        count === undefined
+          ? 'not a list'
+          : Array.from({ length: count }, (_, index) => ({
+              ...NEEDS_URL,
+              elicitationId: `many-${index}`,
+            }));
+      throw new McpError(-32042, 'Hostile consent', { elicitations });
+    },
+  );
+
   server.registerTool('sample', {}, async (extra) => {
     const params = {
       messages: [{ role: 'user', content: { type: 'text', text: 'Say hi' } }],
@@ -124,6 +142,7 @@ export function createLegacyServer(visits?: Visits): McpServer {
       const result = await extra.sendRequest(
         { method: 'roots/list' } as never,
         ListRootsResultSchema,
+        McpError,
       );
       return text(JSON.stringify(result.roots));
     } catch (error) {
