@@ -21,6 +21,7 @@ import {
   startLegacyHttpServer,
   type LegacyHttpServer,
 } from './__fixtures__/legacyServer';
+import { startKeyedServer, VISIT_URL } from './__fixtures__/keyedServer';
 import {
   createGateway,
   serveHttp,
@@ -266,6 +267,46 @@ describe('a 2026-07-28 server asks a 2025 host for a URL', () => {
       const result = await host.client.callTool({ name: 'ask_url', arguments: {} });
       expect(textOf(result)).toBe('decline');
       expect(host.completed).toEqual([]);
+    } finally {
+      await host.client.close();
+    }
+  });
+});
+
+describe('a 2026-07-28 server asks a 2025 host for the same URL in three rounds', () => {
+  let upstream: Awaited<ReturnType<typeof startKeyedServer>>;
+  let gateway: Gateway;
+  let endpoint: HttpEndpoint;
+  beforeAll(async () => {
+    upstream = await startKeyedServer();
+    gateway = await createGateway({ upstream: { url: upstream.url }, log: () => undefined });
+    endpoint = await serveHttp(gateway);
+  });
+  afterAll(async () => {
+    await endpoint.close();
+    await gateway.close();
+    await upstream.close();
+  });
+
+  test('every push carries the same elicitationId; one completion, once the server moved past it', async () => {
+    const host = await openCompletionHost(endpoint.url);
+    const pushed: Array<{ id: string; completedBefore: number }> = [];
+    host.client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      expect(request.params).toMatchObject({ mode: 'url', url: VISIT_URL });
+      pushed.push({
+        id: String((request.params as { elicitationId?: string }).elicitationId),
+        completedBefore: host.completed.length,
+      });
+      return { action: 'accept' };
+    });
+    try {
+      const result = await host.client.callTool({ name: 'visit', arguments: { times: 3 } });
+      expect(textOf(result)).toBe('visited');
+      expect(pushed).toHaveLength(3);
+      expect(new Set(pushed.map((push) => push.id)).size).toBe(1);
+      // Not complete while the server still asked for it.
+      expect(pushed.map((push) => push.completedBefore)).toEqual([0, 0, 0]);
+      expect(host.completed).toEqual([pushed[0]?.id]);
     } finally {
       await host.client.close();
     }

@@ -7,6 +7,10 @@
  * string); once every key is answered it asks the same keys again, `rounds` times in all
  * (default 1, the round counted in its requestState), then answers
  * "<key>=<value or action> …" for the last round, in the order of `keys`.
+ *
+ * Tool `visit {times}`: asks consent to visit VISIT_URL (key `visit`) `times` rounds in a row, as a
+ * server does whose out-of-band step is not finished yet, then answers "visited" — or the action,
+ * as soon as the person declines or cancels.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,6 +22,9 @@ import {
   McpServer,
 } from '@modelcontextprotocol/server';
 import * as z from 'zod';
+
+/** The URL `visit` asks for. */
+export const VISIT_URL = 'https://example.com/visit?step=1';
 
 const question = (key: string) =>
   inputRequired.elicit({
@@ -48,6 +55,24 @@ function createKeyedServer(): McpServer {
         return `${key.slice(0, 12)}=${String(view.content?.['value'])}`;
       });
       return { content: [{ type: 'text' as const, text: `round ${round}: ${said.join(' ')}` }] };
+    },
+  );
+  server.registerTool(
+    'visit',
+    { inputSchema: z.object({ times: z.number() }) },
+    async ({ times }, context) => {
+      const state = context.mcpReq.requestState<string>();
+      const round = state === undefined ? 0 : Number(state);
+      const view = inputResponse(context.mcpReq.inputResponses, 'visit');
+      if (view.kind === 'elicit' && view.action !== 'accept')
+        return { content: [{ type: 'text' as const, text: view.action }] };
+      if (round >= times) return { content: [{ type: 'text' as const, text: 'visited' }] };
+      return inputRequired({
+        inputRequests: {
+          visit: inputRequired.elicitUrl({ message: 'Visit the page', url: VISIT_URL }),
+        },
+        requestState: String(round + 1),
+      });
     },
   );
   return server;
