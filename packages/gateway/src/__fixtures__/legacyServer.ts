@@ -142,7 +142,6 @@ export function createLegacyServer(visits?: Visits): McpServer {
       const result = await extra.sendRequest(
         { method: 'roots/list' } as never,
         ListRootsResultSchema,
-        McpError,
       );
       return text(JSON.stringify(result.roots));
     } catch (error) {
