@@ -28,4 +28,5 @@ export const benches: Record<string, () => Promise<BenchResult>> = {
   'store-fleet': benchStoreFleet,
   'store-queue': async () => (await import('./storeQueue')).benchStoreQueue(),
   'tasks-ext-tasks': benchTasksExtTasks,
+  'gateway-latency': async () => (await import('./gatewayLatency')).benchGatewayLatency(),
 };

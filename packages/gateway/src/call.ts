@@ -3,8 +3,12 @@
  * runs on its own, and the questions it raises wait in this object until the host's side of the
  * gateway hands them to the host and brings the host's answers back. A question is an elicitation
  * or the upstream's sampling/createMessage or roots/list (relayed to the host the same way, either
- * era). Questions are keyed q1, q2, … (the keys of the host's inputRequests, never reused within
- * the call).
+ * era). A question keeps the key its upstream gave it (a 2026-07-28 server's inputRequests key), so
+ * a modern host sees the server's own keys and its inputResponses go back under them; a question
+ * with no key of its own (a 2025 push), one whose key is longer than MAX_KEY_LENGTH or is
+ * `__proto__`, or one whose key is already open in this call gets a gateway key q1, q2, … not open at the time. Either way
+ * the open keys of a call are unique, and an answer reaches its question by the question, never by
+ * the upstream's key.
  */
 import {
   accept,
@@ -15,6 +19,9 @@ import {
   type Request,
 } from '@waitfor/core';
 import { isRecord } from '@waitfor/runtime';
+
+/** The longest upstream key passed through to the host (the task id bound of the bridge). */
+export const MAX_KEY_LENGTH = 256;
 
 /** Elicitation params as a host receives them (either era; `elicitationId` only toward a legacy host). */
 export type ElicitParams =
@@ -105,10 +112,14 @@ export class GatewayCall {
   #outcome: Step | undefined;
   #wake: Array<() => void> = [];
   #keys = 0;
+  /** The host's last retry left some of the questions it was given unanswered. */
+  #unanswered = false;
   /** The host leg's progress sink (each leg of a modern host has its own token). */
   progress: ((params: { progress: number; total?: number; message?: string }) => void) | undefined;
   /** The host's arguments of the call (what names the call to a page question's fingerprint). */
   arguments: unknown;
+  /** A 2025 server's -32042 goes to the host as it is (a 2025 host with URL mode), not asked. */
+  urlRequiredPassesThrough = false;
   /** The round of questions the host was last given (a sealed state names it). */
   round = 0;
 
@@ -135,14 +146,24 @@ export class GatewayCall {
     return this;
   }
 
-  /** The waitFor of this call's questions (the bridge asks; the host answers). */
-  ask(request: Request, signal?: AbortSignalLike, raw?: Record<string, unknown>): Promise<Answer> {
+  /**
+   * The waitFor of this call's questions (the bridge asks; the host answers); `key` is the
+   * upstream's own key of the question, `raw` its params as the upstream sent them.
+   */
+  ask(
+    request: Request,
+    signal?: AbortSignalLike,
+    raw?: Record<string, unknown>,
+    key?: string,
+  ): Promise<Answer> {
     const refused = this.#refusal();
     if (refused !== undefined) return Promise.resolve(cancel(request, refused));
     return new Promise<Answer>((resolve) => {
-      const [key, withdrawn, done] = this.#slot(signal, () => question.settle(cancel(request)));
+      const [slot, withdrawn, done] = this.#slot(key, signal, () =>
+        question.settle(cancel(request)),
+      );
       const question: Elicitation = {
-        key,
+        key: slot,
         method: 'elicitation/create',
         request,
         params: paramsOf(request, raw),
@@ -158,15 +179,16 @@ export class GatewayCall {
     method: HostRequest['method'],
     params: Record<string, unknown>,
     signal?: AbortSignalLike,
+    key?: string,
   ): Promise<Record<string, unknown>> {
     const refused = this.#refusal();
     if (refused !== undefined) return Promise.reject(refused);
     return new Promise((resolve, reject) => {
-      const [key, withdrawn, done] = this.#slot(signal, () =>
+      const [slot, withdrawn, done] = this.#slot(key, signal, () =>
         question.refuse(new Error(`${method} was withdrawn`)),
       );
       const question: HostRequest = {
-        key,
+        key: slot,
         method,
         params,
         signal: withdrawn.signal,
@@ -186,12 +208,34 @@ export class GatewayCall {
     return undefined;
   }
 
+  /** Whether a question under `key` is open in this call (queued or given to the host). */
+  #isOpen(key: string): boolean {
+    return this.#asked.has(key) || this.#queued.some((question) => question.key === key);
+  }
+
+  /** The upstream's key when it can be passed through, else a gateway key not open now. */
+  #keyFor(wanted: string | undefined): string {
+    // `__proto__` cannot come back: the SDK's parse of inputResponses makes it the prototype.
+    if (
+      wanted !== undefined &&
+      wanted.length <= MAX_KEY_LENGTH &&
+      wanted !== '__proto__' &&
+      !this.#isOpen(wanted)
+    )
+      return wanted;
+    let key: string;
+    do key = `q${++this.#keys}`;
+    while (this.#isOpen(key));
+    return key;
+  }
+
   /**
-   * A question's key, the controller its settling aborts and `done` (true once: unlinks it from
-   * the call and from the asker's signal, whose abort ends it through `onAbort`).
+   * A question's key (`wanted`, the upstream's, when it can be kept), the controller its settling
+   * aborts and `done` (true once: unlinks it from the call and from the asker's signal, whose abort
+   * ends it through `onAbort`).
    */
-  #slot(signal: AbortSignalLike | undefined, onAbort: () => void) {
-    const key = `q${++this.#keys}`;
+  #slot(wanted: string | undefined, signal: AbortSignalLike | undefined, onAbort: () => void) {
+    const key = this.#keyFor(wanted);
     const withdrawn = new AbortController();
     const done = () => {
       if (withdrawn.signal.aborted) return false;
@@ -219,6 +263,12 @@ export class GatewayCall {
   async next(): Promise<Step> {
     for (;;) {
       if (this.#outcome !== undefined) return this.#outcome;
+      if (this.#unanswered) {
+        // The host's retry left questions unanswered (a partial or state-only retry): ask again.
+        this.#unanswered = false;
+        if (this.#asked.size > 0 && this.#queued.length === 0)
+          return { kind: 'questions', questions: [...this.#asked.values()] };
+      }
       if (this.#queued.length > 0) {
         // Let the questions of one upstream round (asked in the same turn) join this step.
         await new Promise((resolve) => setImmediate(resolve));
@@ -232,11 +282,15 @@ export class GatewayCall {
     }
   }
 
-  /** The host's inputResponses: each known key answers its question; unknown keys are ignored. */
+  /**
+   * The host's inputResponses: each known key answers its question; unknown keys are ignored, and
+   * the questions left unanswered are the host's again at the next step.
+   */
   answer(responses: Record<string, unknown> | undefined): void {
     for (const [key, question] of [...this.#asked]) {
       if (responses !== undefined && Object.hasOwn(responses, key))
         respond(question, responses[key]);
+      else this.#unanswered = true;
     }
   }
 

@@ -34,13 +34,9 @@ import {
   type RequestOrigin,
   type WaitForContext,
 } from '@waitfor/core';
-import type {
-  BridgeExtension,
-  CallProgress,
-  Connection,
-  ConnectOptions,
-} from '@waitfor/mcp-bridge';
+import type { BridgeExtension, CallProgress, Connection } from '@waitfor/mcp-bridge';
 import { connect, type StdioTarget } from '@waitfor/mcp-bridge/node';
+import { isRecord } from '@waitfor/runtime';
 import { GatewayCall } from './call';
 import { HeldCalls, systemClock, type Clock } from './holds';
 import {
@@ -53,80 +49,23 @@ import {
   type CannotAsk,
   type HostSide,
 } from './hostSide';
+import { HostUpstream } from './hostUpstream';
+import type { Gateway, GatewayOptions } from './options';
 import { registerPassThrough, relayedNotifications } from './passThrough';
+import { withUrlConsent } from './urlRequired';
 
 type HandlerContext = { signal?: AbortSignalLike | undefined; origin: RequestOrigin };
 
-/** The upstream: a command to spawn (stdio) or a Streamable HTTP endpoint (with its auth). */
-export type Upstream = StdioTarget | ({ url: string } & Record<string, unknown>);
+export type { Gateway, GatewayOptions, Upstream } from './options';
 
-/** Options of createGateway. */
-export interface GatewayOptions {
-  upstream: Upstream;
-  /** The upstream's era: negotiate (default) or pin one. */
-  era?: 'auto' | 'legacy' | 'modern';
-  /** How long a question waits for the host (a held call for its retry, a push for its answer); default 10 minutes. */
-  holdMs?: number;
-  /** Calls held for a modern host's retry at once (default 64); past it a call fails at once. */
-  maxHeld?: number;
-  /** Open questions of one call (default 16); past it a question is cancelled upstream. */
-  maxQuestions?: number;
-  /** The upstream call's own time budget (bridge `timeout`; default 10 minutes). */
-  callTimeoutMs?: number;
-  /** Where the gateway says what it did (default: standard error). */
-  log?: (line: string) => void;
-  /** Timers (tests inject a fake clock). */
-  clock?: Clock;
-  /** The requestState HMAC key (default: 32 random bytes per gateway). */
-  key?: Uint8Array;
-  /** A question the host cannot be asked (default: declined upstream); createPage's asks the person. */
-  cannotAsk?: CannotAsk;
-  /**
-   * Upstream sessions open at once besides the first (a legacy upstream: one per host, or per call
-   * of a 2026-07-28 host over HTTP; default 64); past it the host's request is refused.
-   */
-  maxSessions?: number;
-  /** Passed to the bridge's connect (reconnect, limits, name, version). */
-  connect?: Omit<ConnectOptions, 'waitFor' | 'era' | 'extensions'>;
-}
-
-/** A running gateway. */
-export interface Gateway {
-  /** The upstream connection (era, server name, state). */
-  readonly connection: Connection;
-  /**
-   * A fresh host-facing server (one per host connection; both eras). `track: false` for a server
-   * of one request (modern-era HTTP): it gets no upstream notifications.
-   */
-  createServer(options?: { track?: boolean }): Server;
-  /** Calls held for a modern host's retry right now. */
-  readonly held: number;
-  /** Upstream calls in flight right now. */
-  readonly open: number;
-  close(): Promise<void>;
-}
+/** The upstream's inputRequests key a question's origin names (modern era), if it is a string. */
+const inputKeyOf = (origin: unknown): string | undefined => {
+  const key = isRecord(origin) ? origin['inputKey'] : undefined;
+  return typeof key === 'string' ? key : undefined;
+};
 
 const nameOf = (method: string, params: Record<string, unknown>): string =>
   String(method === 'resources/read' ? params['uri'] : params['name']);
-
-/**
- * One host's share of a legacy upstream: its upstream session (opened on first use), the calls
- * running on it (the only candidates of a question pushed on it) and the host-facing server its
- * notifications go to (none for a 2026-07-28 host over HTTP).
- */
-class HostUpstream {
-  readonly calls = new Set<GatewayCall>();
-  connection: Promise<Connection> | undefined;
-  /** The session this host opened itself (closed with the host; the lent one is not). */
-  own: Connection | undefined;
-  closed = false;
-
-  constructor(readonly server?: Server) {}
-
-  notify(method: string, params: Record<string, unknown>): void {
-    this.server?.notification({ method, params } as never).catch(() => undefined);
-  }
-}
 
 class GatewayImpl implements Gateway, HostSide {
   readonly calls = new Set<GatewayCall>();
@@ -175,6 +114,8 @@ class GatewayImpl implements Gateway, HostSide {
    */
   extension(host?: HostUpstream): BridgeExtension {
     const relay = (method: string, params: Record<string, unknown>) => {
+      if (method === 'notifications/elicitation/complete')
+        (host ?? this.lentTo)?.completions.complete(params['elicitationId']);
       if (host !== undefined) host.notify(method, params);
       else if (this.connection?.era === 'modern') this.broadcast(method, params);
       else this.lentTo?.notify(method, params);
@@ -320,12 +261,19 @@ class GatewayImpl implements Gateway, HostSide {
     const owner = host ?? new HostUpstream();
     this.calls.add(call);
     owner.calls.add(call);
+    const completion = {
+      call,
+      completions: owner.completions,
+      clock: this.clock,
+      completionMs: this.options.completionMs ?? 60_000,
+    };
     call.run(async (signal, onprogress) => {
       try {
-        return await this.callUpstream(call, params, await this.upstreamOf(owner), {
-          signal,
-          onprogress,
-        });
+        const upstream = await this.upstreamOf(owner);
+        return await withUrlConsent(
+          () => this.callUpstream(call, params, upstream, { signal, onprogress }),
+          completion,
+        );
       } finally {
         this.calls.delete(call);
         owner.calls.delete(call);
@@ -346,11 +294,18 @@ class GatewayImpl implements Gateway, HostSide {
       timeout: this.options.callTimeoutMs ?? 600_000,
       ...(connection.era === 'modern'
         ? {
-            waitFor: (request: Request, asked?: WaitForContext) => call.ask(request, asked?.signal),
+            // The upstream's own inputRequests keys go with its questions (passed through).
+            waitFor: (request: Request, asked?: WaitForContext) =>
+              call.ask(request, asked?.signal, undefined, inputKeyOf(request.data?.origin)),
             sampling: (params: Record<string, unknown>, context: HandlerContext) =>
-              call.relay('sampling/createMessage', params, context.signal),
+              call.relay(
+                'sampling/createMessage',
+                params,
+                context.signal,
+                inputKeyOf(context.origin),
+              ),
             roots: (context: HandlerContext) =>
-              call.relay('roots/list', {}, context.signal) as never,
+              call.relay('roots/list', {}, context.signal, inputKeyOf(context.origin)) as never,
           }
         : {}),
     };
@@ -383,7 +338,11 @@ class GatewayImpl implements Gateway, HostSide {
         }
         held.answer(ctx.mcpReq.inputResponses);
         call = held;
-      } else call = this.start(method, params, this.hosts.get(server));
+      } else {
+        call = this.start(method, params, this.hosts.get(server));
+        // A 2025 host that can show a URL takes a 2025 server's -32042 as it is.
+        call.urlRequiredPassesThrough = !isModernRequest(ctx) && hostModes(server, ctx).has('url');
+      }
       const token = ctx.mcpReq._meta?.progressToken;
       // Progress goes out in order, and all of it before the leg's answer.
       let sent: Promise<unknown> = Promise.resolve();

@@ -167,14 +167,51 @@ export async function toModernHost(
   }
 }
 
-/** Toward a legacy host: a URL question needs an elicitationId (the upstream's, or a fresh one). */
-const legacyParams = (question: Question): Record<string, unknown> => {
-  if (question.method !== 'elicitation/create') return question.params;
-  const params = question.params;
-  return params.mode === 'url' && params.elicitationId === undefined
-    ? { ...params, elicitationId: randomUUID() }
-    : params;
-};
+/**
+ * The URL questions a legacy host consented to under an elicitationId the gateway made up (the
+ * upstream, 2026-07-28, has none): the gateway owes the host their
+ * `notifications/elicitation/complete`, sent once the upstream moved past the question — its next
+ * round asks no more for that URL, or the call completed. A URL asked again keeps its id.
+ */
+class OwedCompletions {
+  readonly #byUrl = new Map<string, string>();
+
+  /** The elicitationId a question is pushed under (the upstream's, an owed one, or a fresh one). */
+  params(question: Question): Record<string, unknown> {
+    if (question.method !== 'elicitation/create') return question.params;
+    const params = question.params;
+    if (params.mode !== 'url' || params.elicitationId !== undefined) return params;
+    return { ...params, elicitationId: this.#byUrl.get(params.url) ?? randomUUID() };
+  }
+
+  /** The host answered a push: an accepted URL under a made-up id is owed its completion. */
+  answered(question: Question, pushed: Record<string, unknown>, result: unknown): void {
+    if (question.method !== 'elicitation/create' || question.params.mode !== 'url') return;
+    if (question.params.elicitationId !== undefined) return;
+    if (isRecord(result) && result['action'] === 'accept')
+      this.#byUrl.set(question.params.url, String(pushed['elicitationId']));
+  }
+
+  /** The ids the upstream moved past at `step` (a failed call owes nothing); they are forgotten. */
+  due(step: Step): string[] {
+    if (step.kind === 'failed') {
+      this.#byUrl.clear();
+      return [];
+    }
+    const asked = new Set(
+      step.kind === 'questions'
+        ? step.questions.flatMap((question) =>
+            question.method === 'elicitation/create' && question.params.mode === 'url'
+              ? [question.params.url]
+              : [],
+          )
+        : [],
+    );
+    const due = [...this.#byUrl].filter(([url]) => !asked.has(url));
+    for (const [url] of due) this.#byUrl.delete(url);
+    return due.map(([, elicitationId]) => elicitationId);
+  }
+}
 
 /** Push one question to a legacy host inside its open call; its answer goes upstream. */
 async function push(
@@ -183,6 +220,7 @@ async function push(
   ctx: ServerContext,
   call: GatewayCall,
   question: Question,
+  owed: OwedCompletions,
 ) {
   // The bound is the gateway's clock: on expiry the question is withdrawn from the host
   // (notifications/cancelled, through the aborted signal) and the call ends upstream.
@@ -191,10 +229,13 @@ async function push(
     call.cancel(new Error(`the host did not answer within ${side.holdMs} ms`));
   }, side.holdMs);
   try {
-    const result = await server.request(
-      { method: question.method, params: legacyParams(question) } as never,
-      { relatedRequestId: ctx.mcpReq.id, signal: question.signal, timeout: MAX_TIMER_DELAY },
-    );
+    const params = owed.params(question);
+    const result = await server.request({ method: question.method, params } as never, {
+      relatedRequestId: ctx.mcpReq.id,
+      signal: question.signal,
+      timeout: MAX_TIMER_DELAY,
+    });
+    owed.answered(question, params, result);
     respond(question, result);
   } catch (error) {
     withdraw(question, hostError(error));
@@ -212,10 +253,16 @@ export async function toLegacyHost(
   modes: Set<string>,
   served: Set<string> = new Set(),
 ) {
+  const owed = new OwedCompletions();
   for (;;) {
     const step = await call.next();
+    // Before the outcome: a host learns its URL step is done while its call is still open.
+    for (const elicitationId of owed.due(step))
+      await ctx.mcpReq
+        .notify({ method: 'notifications/elicitation/complete', params: { elicitationId } })
+        .catch(() => undefined);
     if (step.kind !== 'questions') return outcome(step);
     const questions = askable(side, call, servable(step.questions, served), modes);
-    await Promise.all(questions.map((question) => push(side, server, ctx, call, question)));
+    await Promise.all(questions.map((question) => push(side, server, ctx, call, question, owed)));
   }
 }

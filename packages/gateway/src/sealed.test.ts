@@ -15,6 +15,8 @@ const HOLD = 60_000;
 
 describe.each(['legacy', 'modern'] as const)('upstream %s', (upstreamEra) => {
   const setup = useGatewayOverHttp(upstreamEra, { holdMs: HOLD });
+  // The host sees a 2026-07-28 server's own key; a 2025 push has none, so the gateway's.
+  const key = upstreamEra === 'modern' ? 'profile' : 'q1';
   afterEach(() => {
     vi.useRealTimers();
   });
@@ -35,11 +37,13 @@ describe.each(['legacy', 'modern'] as const)('upstream %s', (upstreamEra) => {
     const first = await modernPost(setup.endpoint.url, 1, 'ask_form');
     expect(first.result).toMatchObject({
       resultType: 'input_required',
-      inputRequests: { q1: { method: 'elicitation/create', params: { message: 'Who are you?' } } },
+      inputRequests: {
+        [key]: { method: 'elicitation/create', params: { message: 'Who are you?' } },
+      },
     });
     const requestState = first.result?.['requestState'];
     expect(typeof requestState).toBe('string');
-    const answer = { q1: { action: 'accept', content: { name: 'Ada' } } };
+    const answer = { [key]: { action: 'accept', content: { name: 'Ada' } } };
     const second = await modernPost(setup.endpoint.url, 2, 'ask_form', {
       inputResponses: answer,
       requestState,
@@ -66,7 +70,7 @@ describe.each(['legacy', 'modern'] as const)('upstream %s', (upstreamEra) => {
   ])('a %s state is refused (-32602) and the held call stays answerable', async (_, forge) => {
     const first = await modernPost(setup.endpoint.url, 10, 'ask_form');
     const requestState = String(first.result?.['requestState']);
-    const answer = { q1: { action: 'accept', content: { name: 'Eve' } } };
+    const answer = { [key]: { action: 'accept', content: { name: 'Eve' } } };
     const forged = await modernPost(setup.endpoint.url, 11, 'ask_form', {
       inputResponses: answer,
       requestState: forge(requestState),
@@ -97,7 +101,7 @@ describe.each(['legacy', 'modern'] as const)('upstream %s', (upstreamEra) => {
     expect(endsSeenUpstream(mark).some((end) => end.startsWith('retry'))).toBe(false);
     const late = await runClockUntilSettled(
       modernPost(setup.endpoint.url, 21, 'ask_form', {
-        inputResponses: { q1: { action: 'accept', content: { name: 'Late' } } },
+        inputResponses: { [key]: { action: 'accept', content: { name: 'Late' } } },
         requestState: first.result?.['requestState'],
       }),
       10,

@@ -104,6 +104,22 @@ describe.each(['v1', 'v2-modern'] as const)('host %s over stdio', (kind) => {
     },
   );
 
+  test("a 2025 server's completion notification reaches a 2025 host, never a 2026-07-28 one", async () => {
+    await withHost(
+      kind,
+      ['--era', 'legacy'],
+      [tsxBinary, dualEraStdio],
+      async () => ({ action: 'cancel' }),
+      async (host) => {
+        const result = await host.callTool('notify_complete', { elicitationId: 'e-1' });
+        expect(textOf(result)).toBe('sent');
+        // Relayed as it arrived, before the call's result on the same stream; the SDK's server
+        // sends a 2026-07-28 host (whose revision has no such notification) none.
+        expect(host.notified.includes('notifications/elicitation/complete')).toBe(kind === 'v1');
+      },
+    );
+  });
+
   test('server-everything: its form answered, its URL asked with its own elicitationId, a decline sent', async () => {
     let round = 0;
     await withHost(

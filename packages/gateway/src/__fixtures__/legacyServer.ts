@@ -8,7 +8,12 @@
  * - `ask_for {who}` pushes "A question for <who>" (inside its own call) and answers
  *   "<who>:<answer>" — so a test sees whose question reached whom and whose answer came back;
  * - `needs_url` fails with -32042 (URLElicitationRequiredError) until `consent` was called on the
- *   same session;
+ *   same session — over HTTP, or until the person visited the URL it lists (`GET /visit/<token>`
+ *   on the fixture's own server, which also sends `notifications/elicitation/complete` for it out
+ *   of any request, on the session's GET stream);
+ * - `needs_url_always` fails with -32042 for the same elicitation whatever happened (a loop);
+ * - `needs_url_bad {count}` fails with a hostile -32042: `count` elicitations listed (distinct
+ *   ids), or without `count` a `data.elicitations` that is not a list;
  * - `sample` pushes sampling/createMessage, `roots` pushes roots/list (answers the result as JSON,
  *   or "error:<code>" when the client refused).
  * Resource `legacy://counter` is subscribable; `bump` changes it (notifying its subscribers).
@@ -23,6 +28,7 @@ import {
   CreateMessageResultSchema,
   ElicitResultSchema,
   ListRootsResultSchema,
+  McpError,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
   UrlElicitationRequiredError,
@@ -43,13 +49,31 @@ const refused = (error: unknown) => {
   return text(`error:${code === undefined ? String(message) : String(code)}`);
 };
 
-/** A fresh 2025-era server (one per session). */
-export function createLegacyServer(): McpServer {
+/** The visit URLs of an HTTP fixture: `base` is its origin, `pending` its open tokens. */
+export interface Visits {
+  base: string;
+  pending: Map<string, () => Promise<void>>;
+}
+
+/** A fresh 2025-era server (one per session); with `visits`, `needs_url` lists a URL to visit. */
+export function createLegacyServer(visits?: Visits): McpServer {
   const server = new McpServer(
     { name: 'legacy-fixture', version: '1.0.0' },
     { capabilities: { resources: { subscribe: true } } },
   );
   let consented = false;
+  const token = randomUUID();
+  const needsUrl =
+    visits === undefined
+      ? NEEDS_URL
+      : { ...NEEDS_URL, elicitationId: `consent-${token}`, url: `${visits.base}/visit/${token}` };
+  visits?.pending.set(token, async () => {
+    consented = true;
+    await server.server.notification({
+      method: 'notifications/elicitation/complete',
+      params: { elicitationId: needsUrl.elicitationId },
+    });
+  });
   let counter = 0;
   const subscribed = new Set<string>();
 
@@ -74,9 +98,28 @@ export function createLegacyServer(): McpServer {
   });
 
   server.registerTool('needs_url', {}, async () => {
-    if (!consented) throw new UrlElicitationRequiredError([NEEDS_URL], 'Consent is needed');
+    if (!consented) throw new UrlElicitationRequiredError([needsUrl], 'Consent is needed');
     return text('done after consent');
   });
+
+  server.registerTool('needs_url_always', {}, async () => {
+    throw new UrlElicitationRequiredError([NEEDS_URL], 'Consent is never enough');
+  });
+
+  server.registerTool(
+    'needs_url_bad',
+    { inputSchema: { count: z.number().optional() } },
+    async ({ count }) => {
+      const elicitations =
+        count === undefined
+          ? 'not a list'
+          : Array.from({ length: count }, (_, index) => ({
+              ...NEEDS_URL,
+              elicitationId: `many-${index}`,
+            }));
+      throw new McpError(-32042, 'Hostile consent', { elicitations });
+    },
+  );
 
   server.registerTool('sample', {}, async (extra) => {
     const params = {
@@ -146,9 +189,16 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
 /** Serve `createLegacyServer` over session-ful Streamable HTTP on 127.0.0.1 (any free port). */
 export async function startLegacyHttpServer(): Promise<LegacyHttpServer> {
   const transports = new Map<string, StreamableHTTPServerTransport>();
+  const visits: Visits = { base: '', pending: new Map() };
   let sessions = 0;
   const http = createServer((request, response) => {
     void (async () => {
+      const visited = /^\/visit\/([\w-]+)$/.exec(request.url ?? '');
+      if (visited !== null) {
+        const visit = visits.pending.get(visited[1] ?? '');
+        await visit?.();
+        return void response.writeHead(visit === undefined ? 404 : 200).end();
+      }
       const body = request.method === 'POST' ? await readJson(request) : undefined;
       const id = request.headers['mcp-session-id'];
       const existing = typeof id === 'string' ? transports.get(id) : undefined;
@@ -164,7 +214,7 @@ export async function startLegacyHttpServer(): Promise<LegacyHttpServer> {
       transport.onclose = () => {
         if (transport.sessionId !== undefined) transports.delete(transport.sessionId);
       };
-      await createLegacyServer().connect(transport);
+      await createLegacyServer(visits).connect(transport);
       return transport.handleRequest(request, response, body);
     })().catch(() => {
       if (!response.headersSent) response.writeHead(500);
@@ -173,6 +223,7 @@ export async function startLegacyHttpServer(): Promise<LegacyHttpServer> {
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const { port } = http.address() as AddressInfo;
+  visits.base = `http://127.0.0.1:${port}`;
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     get sessions() {
