@@ -2,17 +2,33 @@
  * The gateway over Streamable HTTP on 127.0.0.1 (or a host you name), both eras on one endpoint:
  * modern-era requests go to the SDK's per-request handler, legacy-era ones to a session of their
  * own (a pushed question needs the session: its answer comes back as a separate POST).
+ *
+ * Invariants, checked before a body is read:
+ * - every request names an allowed `Host` and, when it carries one, an allowed `Origin` (else 403):
+ *   a web page the person visits cannot reach a gateway on their machine by DNS rebinding;
+ * - only `/mcp` is served (else 404);
+ * - a legacy-era request naming a session this endpoint does not hold (never opened, deleted,
+ *   expired) is answered 404, so the client starts a new session; one naming none is answered 400
+ *   unless it is an `initialize`, and only an `initialize` opens a session.
  * Bounded: at most `maxSessions` legacy sessions, bodies up to `maxBodyBytes`.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { BlockList, isIPv6, type AddressInfo } from 'node:net';
 import {
   NodeStreamableHTTPServerTransport,
   toNodeHandler,
   toWebRequest,
 } from '@modelcontextprotocol/node';
-import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
+import {
+  createMcpHandler,
+  hostHeaderValidationResponse,
+  isInitializeRequest,
+  isLegacyRequest,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  originValidationResponse,
+} from '@modelcontextprotocol/server';
 import type { Gateway } from './gateway';
 
 /** Options of serveHttp. */
@@ -25,6 +41,16 @@ export interface ServeHttpOptions {
   maxSessions?: number;
   /** Request body bound (default 4 MiB); past it HTTP 413. */
   maxBodyBytes?: number;
+  /**
+   * Hostnames a request's `Host` may name (no ports; IPv6 in brackets). Default on a loopback
+   * `hostname`: localhost, 127.0.0.1, [::1]; required on any other.
+   */
+  allowedHosts?: string[];
+  /**
+   * Hostnames a request's `Origin` may name when it carries one (browsers do; other clients send
+   * none and pass). Default on a loopback `hostname`: localhost, 127.0.0.1, [::1]; elsewhere none.
+   */
+  allowedOrigins?: string[];
 }
 
 /** A running HTTP endpoint of the gateway. */
@@ -35,6 +61,45 @@ export interface HttpEndpoint {
 }
 
 class TooLarge extends Error {}
+
+const loopback = new BlockList();
+loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+loopback.addAddress('::1', 'ipv6');
+
+function isLoopback(hostname: string): boolean {
+  if (hostname === 'localhost') return true;
+  const address = hostname.replace(/^\[(.*)\]$/, '$1');
+  return loopback.check(address, isIPv6(address) ? 'ipv6' : 'ipv4');
+}
+
+/** The allowlists in force: the operator's, else localhost-class ones on a loopback bind. */
+function allowlists(hostname: string, options: ServeHttpOptions) {
+  const local = isLoopback(hostname);
+  const hosts = options.allowedHosts ?? (local ? localhostAllowedHostnames() : undefined);
+  if (hosts === undefined)
+    throw new TypeError(
+      `serveHttp on ${hostname} (not a loopback address) needs allowedHosts: the hostnames clients reach it by`,
+    );
+  return { hosts, origins: options.allowedOrigins ?? (local ? localhostAllowedOrigins() : []) };
+}
+
+/** The SDK's Host and Origin checks want a web Request: only the headers matter to them. */
+function headersOnly(request: IncomingMessage): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headersDistinct))
+    for (const item of value ?? []) headers.append(name, item);
+  return new Request('http://gateway.invalid/', { headers });
+}
+
+async function sendWeb(response: ServerResponse, web: Response): Promise<void> {
+  response.writeHead(web.status, Object.fromEntries(web.headers)).end(await web.text());
+}
+
+function refuse(response: ServerResponse, status: number, code: number, message: string): void {
+  response
+    .writeHead(status, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
 
 async function readBody(request: IncomingMessage, max: number): Promise<unknown> {
   const chunks: Buffer[] = [];
@@ -52,55 +117,89 @@ async function readBody(request: IncomingMessage, max: number): Promise<unknown>
   }
 }
 
+/** Legacy-era sessions: one transport (and gateway server) per `initialize`, at most `max`. */
+class LegacySessions {
+  private readonly sessions = new Map<string, NodeStreamableHTTPServerTransport>();
+
+  constructor(
+    private readonly gateway: Gateway,
+    private readonly max: number,
+  ) {}
+
+  async handle(request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void> {
+    const sessionId = request.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const existing = this.sessions.get(sessionId);
+      if (existing === undefined) return refuse(response, 404, -32001, 'Session not found');
+      return existing.handleRequest(request, response, body);
+    }
+    if (!isInitializeRequest(body))
+      return refuse(response, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+    if (this.sessions.size >= this.max) return refuse(response, 503, -32000, 'too many sessions');
+    await this.open(request, response, body);
+  }
+
+  private async open(request: IncomingMessage, response: ServerResponse, body: unknown) {
+    const transport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id: string) => void this.sessions.set(id, transport),
+    });
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) this.sessions.delete(transport.sessionId);
+    };
+    await this.gateway.createServer().connect(transport);
+    await transport.handleRequest(request, response, body);
+    // An initialize the transport refused opened no session: nothing will ever reach it again.
+    if (transport.sessionId === undefined) await transport.close();
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(
+      [...this.sessions.values()].map((transport) => transport.close().catch(() => undefined)),
+    );
+  }
+}
+
 /** Serve `gateway` over Streamable HTTP at `/mcp`. */
 export async function serveHttp(
   gateway: Gateway,
   options: ServeHttpOptions = {},
 ): Promise<HttpEndpoint> {
-  const maxSessions = options.maxSessions ?? 64;
+  const hostname = options.hostname ?? '127.0.0.1';
+  const allowed = allowlists(hostname, options);
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const modern = toNodeHandler(
     createMcpHandler(() => gateway.createServer({ track: false }), { legacy: 'reject' }),
   );
-  const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
+  const legacy = new LegacySessions(gateway, options.maxSessions ?? 64);
 
-  const legacy = async (request: IncomingMessage, response: ServerResponse, body: unknown) => {
-    const sessionId = request.headers['mcp-session-id'];
-    const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
-    if (existing !== undefined) return existing.handleRequest(request, response, body);
-    if (sessions.size >= maxSessions) return void response.writeHead(503).end('too many sessions');
-    const transport = new NodeStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id: string) => void sessions.set(id, transport),
-    });
-    transport.onclose = () => {
-      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
-    };
-    await gateway.createServer().connect(transport);
-    return transport.handleRequest(request, response, body);
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    const headers = headersOnly(request);
+    const refused =
+      hostHeaderValidationResponse(headers, allowed.hosts) ??
+      originValidationResponse(headers, allowed.origins);
+    if (refused !== undefined) return sendWeb(response, refused);
+    if (new URL(request.url ?? '/', 'http://gateway.invalid').pathname !== '/mcp')
+      return refuse(response, 404, -32000, 'Not found: the MCP endpoint is /mcp');
+    const body = request.method === 'POST' ? await readBody(request, maxBody) : undefined;
+    if (await isLegacyRequest(await toWebRequest(request, body ?? null), body))
+      await legacy.handle(request, response, body);
+    else await modern(request, response, body);
   };
 
   const server = createServer((request, response) => {
-    void (async () => {
-      const body = request.method === 'POST' ? await readBody(request, maxBody) : undefined;
-      if (await isLegacyRequest(await toWebRequest(request, body ?? null), body))
-        await legacy(request, response, body);
-      else await modern(request, response, body);
-    })().catch((error: unknown) => {
+    handle(request, response).catch((error: unknown) => {
       if (response.headersSent) return void response.end();
       response.writeHead(error instanceof TooLarge ? 413 : 500).end();
     });
   });
-  await new Promise<void>((resolve) =>
-    server.listen(options.port ?? 0, options.hostname ?? '127.0.0.1', resolve),
-  );
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, hostname, resolve));
   const { port } = server.address() as AddressInfo;
+  const host = isIPv6(hostname) ? `[${hostname}]` : hostname;
   return {
-    url: `http://${options.hostname ?? '127.0.0.1'}:${port}/mcp`,
+    url: `http://${host}:${port}/mcp`,
     close: async () => {
-      await Promise.all(
-        [...sessions.values()].map((transport) => transport.close().catch(() => undefined)),
-      );
+      await legacy.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
