@@ -26,10 +26,15 @@ import {
   isInitializeRequest,
   isLegacyRequest,
   localhostAllowedHostnames,
+  type McpServer,
+  type Server,
   localhostAllowedOrigins,
   originValidationResponse,
 } from '@modelcontextprotocol/server';
 import type { Gateway } from './gateway';
+
+/** What one request or session is served by: a fresh MCP server (the gateway's, or a test's). */
+export type ServerFactory = (options: { track?: boolean }) => McpServer | Server;
 
 /** Options of serveHttp. */
 export interface ServeHttpOptions {
@@ -117,12 +122,12 @@ async function readBody(request: IncomingMessage, max: number): Promise<unknown>
   }
 }
 
-/** Legacy-era sessions: one transport (and gateway server) per `initialize`, at most `max`. */
+/** Legacy-era sessions: one transport (and server) per `initialize`, at most `max`. */
 class LegacySessions {
   private readonly sessions = new Map<string, NodeStreamableHTTPServerTransport>();
 
   constructor(
-    private readonly gateway: Gateway,
+    private readonly factory: ServerFactory,
     private readonly max: number,
   ) {}
 
@@ -147,7 +152,7 @@ class LegacySessions {
     transport.onclose = () => {
       if (transport.sessionId !== undefined) this.sessions.delete(transport.sessionId);
     };
-    await this.gateway.createServer().connect(transport);
+    await this.factory({}).connect(transport);
     await transport.handleRequest(request, response, body);
     // An initialize the transport refused opened no session: nothing will ever reach it again.
     if (transport.sessionId === undefined) await transport.close();
@@ -161,17 +166,22 @@ class LegacySessions {
 }
 
 /** Serve `gateway` over Streamable HTTP at `/mcp`. */
-export async function serveHttp(
-  gateway: Gateway,
+export function serveHttp(gateway: Gateway, options: ServeHttpOptions = {}): Promise<HttpEndpoint> {
+  return serveMcpHttp((serverOptions) => gateway.createServer(serverOptions), options);
+}
+
+/** Serve the servers `factory` makes over Streamable HTTP at `/mcp` (serveHttp's endpoint). */
+export async function serveMcpHttp(
+  factory: ServerFactory,
   options: ServeHttpOptions = {},
 ): Promise<HttpEndpoint> {
   const hostname = options.hostname ?? '127.0.0.1';
   const allowed = allowlists(hostname, options);
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const modern = toNodeHandler(
-    createMcpHandler(() => gateway.createServer({ track: false }), { legacy: 'reject' }),
+    createMcpHandler(() => factory({ track: false }), { legacy: 'reject' }),
   );
-  const legacy = new LegacySessions(gateway, options.maxSessions ?? 64);
+  const legacy = new LegacySessions(factory, options.maxSessions ?? 64);
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const headers = headersOnly(request);
