@@ -19,6 +19,7 @@ import {
 } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { serveMcpHttp, type HttpEndpoint } from '../src/http';
+import { registerInputRequiredTools, stateCodec } from './inputRequiredTools';
 
 /** A 1×1 PNG and a silent 8-sample WAV: real media, as small as they come. */
 const PNG =
@@ -383,10 +384,12 @@ export function createEverythingServer(): McpServer {
         logging: {},
         completions: {},
       },
+      requestState: { verify: (state, context) => stateCodec.verify(state, context) },
     },
   );
   registerContentTools(server);
   registerInteractiveTools(server);
+  registerInputRequiredTools(server);
   registerResources(server);
   registerPrompts(server);
   return server;

@@ -7,8 +7,9 @@
  *
  * Left out, run but not asserted (the fixture does not implement what they probe, directly either):
  * `server-stateless` (needs the diagnostic tools `test_missing_capability`,
- * `test_streaming_elicitation`, `test_logging_tool` and list mutations) and the
- * `input-required-result-*` scenarios (their own `test_input_required_result_*` tools).
+ * `test_streaming_elicitation`, `test_logging_tool` and list mutations),
+ * `input-required-result-non-tool-request` (a prompt that asks) and
+ * `input-required-result-capability-check` (`test_input_required_result_capabilities`).
  */
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -33,8 +34,9 @@ interface Scenario extends Expectation {
   scenario: string;
   revisions: Revision[];
   /**
-   * Checks that fail through the gateway only, per upstream era, each with its reason: the test
-   * fails when they pass (fixed) as well as when others fail.
+   * Checks that fail through the gateway only, per upstream era, each with its reason (or are not
+   * run: a scenario may stop at its first failure): the test fails when they pass (fixed) as well
+   * as when others fail.
    */
   gatewayFailures?: Partial<Record<UpstreamEra, string[]>>;
 }
@@ -45,6 +47,19 @@ interface Scenario extends Expectation {
  * transport MUST, SEP-2243): the SDK checks them only for an `McpServer` that knows the tool's
  * schema, and the gateway's host-facing server is a low-level `Server` passing calls through.
  */
+/**
+ * The gateway hands a 2026-07-28 host its questions under keys of its own (q1, q2, …), never the
+ * server's: these checks look for the server's key (`user_name`), and the round-2 check of
+ * ignore-extra-params answers under it too, so the gateway asks again (a WARNING). Behind a 2025
+ * server there is no key to keep (a push carries none); behind a 2026-07-28 one the server's keys
+ * could pass through.
+ */
+const rekeyed: Record<string, string[]> = {
+  // The scenario stops at the first: its -complete check is not run.
+  'basic-elicitation': ['sep-2322-elicitation-incomplete', 'sep-2322-elicitation-complete'],
+  'ignore-extra-params': ['sep-2322-ignore-unexpected-params'],
+};
+
 const mcpParamUnchecked = [
   'sep-2243-server-validate-param-match',
   'sep-2243-server-reject-param-mismatch',
@@ -141,6 +156,38 @@ const scenarios: Scenario[] = [
     expected: ['sep-2243-server-validate-param-match', 'sep-2243-server-reject-param-mismatch'],
     gatewayFailures: { legacy: mcpParamUnchecked, modern: mcpParamUnchecked },
   },
+  ...(
+    [
+      ['basic-elicitation', 'sep-2322-elicitation-incomplete', 'sep-2322-elicitation-complete'],
+      ['basic-sampling', 'sep-2322-sampling-incomplete', 'sep-2322-sampling-complete'],
+      ['basic-list-roots', 'sep-2322-list-roots-incomplete', 'sep-2322-list-roots-complete'],
+      ['request-state', 'sep-2322-request-state-incomplete', 'sep-2322-request-state-complete'],
+      [
+        'multiple-input-requests',
+        'sep-2322-multiple-inputs-incomplete',
+        'sep-2322-multiple-inputs-complete',
+      ],
+      [
+        'multi-round',
+        'sep-2322-multi-round-r1',
+        'sep-2322-multi-round-r2',
+        'sep-2322-multi-round-r3',
+      ],
+      ['missing-input-response', 'sep-2322-missing-response-rerequests'],
+      ['result-type', 'sep-2322-result-type-included'],
+      ['unsupported-methods', 'sep-2322-not-on-unsupported-requests'],
+      ['tampered-state', 'sep-2322-reject-tampered-state'],
+      ['ignore-extra-params', 'sep-2322-ignore-unexpected-params'],
+      ['validate-input', 'sep-2322-validate-input-responses', 'sep-2322-error-on-protocol-error'],
+    ] as const
+  ).map(([name, ...expected]) => ({
+    scenario: `input-required-result-${name}`,
+    revisions: modernOnly,
+    expected: [...expected, wire],
+    ...(rekeyed[name] === undefined
+      ? {}
+      : { gatewayFailures: { legacy: rekeyed[name], modern: rekeyed[name] } }),
+  })),
 ];
 
 /** Each scenario's checks in one whole-suite run, by scenario name. */
@@ -211,13 +258,25 @@ describe.each(['2025-11-25', '2026-07-28'] as const)('a %s client', (revision) =
     const judged = (results: Results, knownFailures = expectation.knownFailures) => {
       const found = results.get(scenario);
       expect(found, `${scenario} did not run`).toBeDefined();
-      const checks = found!;
+      // A known check that only WARNs counts as failing, as the suite counts it (suite.ts).
+      const checks = found!.map((check) =>
+        knownFailures?.includes(check.id) && check.status === 'WARNING'
+          ? { ...check, status: 'FAILURE' }
+          : check,
+      );
       const failed = checks.some((check) => check.status === 'FAILURE');
       const unlike = checks.filter((check) => check.status !== 'SUCCESS');
       const context = `${scenario}: ${JSON.stringify(unlike.map(({ id, status, errorMessage }) => ({ id, status, errorMessage })))}`;
       // One suite run covers every scenario; this scenario's own exit is whether it failed.
       const expected = expectation.expected.filter((id) => !knownFailures?.includes(id));
-      judge(expect, checks, failed ? 1 : 0, { ...expectation, expected, knownFailures }, context);
+      const known = knownFailures?.filter((id) => checks.some((check) => check.id === id));
+      judge(
+        expect,
+        checks,
+        failed ? 1 : 0,
+        { ...expectation, expected, knownFailures: known },
+        context,
+      );
       return checks;
     };
 
@@ -228,11 +287,8 @@ describe.each(['2025-11-25', '2026-07-28'] as const)('a %s client', (revision) =
     test.each(upstreamEras)('passes through the gateway (a %s upstream), same checks', (era) => {
       const known = gatewayFailures?.[era] ?? [];
       const checks = judged(through.get(era)!, known);
-      // The same checks in the same order, with the same statuses but for the known ones.
-      const same = (list: Check[]) =>
-        outcome(
-          list.map((check) => (known.includes(check.id) ? { ...check, status: '-' } : check)),
-        );
+      // The same checks in the same order with the same statuses, the known ones aside.
+      const same = (list: Check[]) => outcome(list.filter((check) => !known.includes(check.id)));
       expect(same(checks)).toEqual(same(direct.get(scenario)!));
     });
   });
