@@ -176,7 +176,10 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'gateway',
-          include: ['packages/gateway/src/**/*.test.ts'],
+          include: [
+            'packages/gateway/src/**/*.test.ts',
+            'packages/gateway/conformance/**/*.test.ts',
+          ],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -1,47 +1,52 @@
 /**
- * The HTTP endpoint's refusals, over real HTTP (node:http, which can name any Host): a foreign
- * Host or Origin gets 403 before anything is read (DNS rebinding), another path 404, a legacy
- * session the gateway does not hold 404 (the transport spec's answer, so a host starts anew) — and
- * real SDK hosts of both generations still connect and call.
+ * The HTTP endpoint on localhost: DNS rebinding (a foreign Host or Origin) is refused 403, only
+ * /mcp is served (a target the URL parser refuses included), a session the endpoint does not hold is 404 (the client starts anew), and real
+ * v1 and v2 SDK clients still connect. Raw HTTP for the refusals (a client library would not send
+ * them), over a real gateway in front of the dual-era fixture.
  */
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { describe, expect, test } from 'vitest';
 import { useGatewayOverHttp } from './__fixtures__/gateway';
 import { openHost, type HostKind } from './__fixtures__/hosts';
-import { createGateway, serveHttp } from './index';
+import { serveHttp } from './index';
 
-const setup = useGatewayOverHttp('modern');
-
-interface Reply {
+interface Raw {
   status: number;
+  headers: Record<string, string | string[] | undefined>;
   body: string;
 }
 
-/** One raw POST to the endpoint's address, with the headers given (Host included). */
-function post(path: string, headers: Record<string, string>, body: unknown): Promise<Reply> {
-  const url = new URL(setup.endpoint.url);
+/** One raw HTTP request to `url` with exactly these headers (Host included, unlike fetch). */
+function raw(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: unknown } = {},
+): Promise<Raw> {
+  const target = new URL(url);
+  const body = options.body === undefined ? undefined : JSON.stringify(options.body);
   return new Promise((resolve, reject) => {
-    const request = httpRequest(
+    const sent = httpRequest(
       {
-        hostname: url.hostname,
-        port: url.port,
-        path,
-        method: 'POST',
+        hostname: target.hostname,
+        port: target.port,
+        path: `${target.pathname}${target.search}`,
+        method: options.method ?? 'POST',
         headers: {
           'content-type': 'application/json',
           accept: 'application/json, text/event-stream',
-          ...headers,
+          ...options.headers,
         },
       },
       (response) => {
         let text = '';
         response.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }),
+        );
       },
     );
-    request.on('error', reject);
-    request.end(JSON.stringify(body));
+    sent.on('error', reject);
+    sent.end(body);
   });
 }
 
@@ -56,27 +61,52 @@ const initialize = {
   },
 };
 const listTools = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
-const legacyHeaders = { 'mcp-protocol-version': '2025-11-25' };
 
-describe('refused before anything is read', () => {
-  test('a Host the endpoint does not answer to: 403', async () => {
-    const reply = await post('/mcp', { host: 'rebound.example:80' }, initialize);
-    expect(reply.status).toBe(403);
-    expect(JSON.parse(reply.body)).toMatchObject({ error: { code: -32000 }, id: null });
+describe('serveHttp on 127.0.0.1', () => {
+  const setup = useGatewayOverHttp('legacy');
+
+  test('a foreign Host is refused 403 before anything is read or opened', async () => {
+    const { url } = setup.endpoint;
+    const response = await raw(url, {
+      headers: { host: `attacker.example:${new URL(url).port}` },
+      body: initialize,
+    });
+    expect(response.status).toBe(403);
+    expect(JSON.parse(response.body)).toMatchObject({ error: { code: -32000 } });
+    expect(response.headers['mcp-session-id']).toBeUndefined();
   });
 
-  test('a browser page of another origin: 403; a localhost page and no Origin pass', async () => {
-    expect((await post('/mcp', { origin: 'https://attacker.example' }, initialize)).status).toBe(
-      403,
-    );
-    expect((await post('/mcp', { origin: 'null' }, initialize)).status).toBe(403);
-    expect((await post('/mcp', { origin: 'http://localhost:5173' }, initialize)).status).toBe(200);
-    expect((await post('/mcp', {}, initialize)).status).toBe(200);
+  test.each(['localhost', '127.0.0.1', '[::1]'])('Host %s is let in', async (hostname) => {
+    const { url } = setup.endpoint;
+    const response = await raw(url, {
+      headers: { host: `${hostname}:${new URL(url).port}` },
+      body: initialize,
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers['mcp-session-id']).toEqual(expect.any(String));
   });
 
-  test('another path: 404', async () => {
-    expect((await post('/other', {}, initialize)).status).toBe(404);
-    expect((await post('/mcp/extra', {}, initialize)).status).toBe(404);
+  test.each(['http://attacker.example', 'null', 'https://localhost.attacker.example:443'])(
+    'a request from the web page at Origin %s is refused 403',
+    async (origin) => {
+      const response = await raw(setup.endpoint.url, { headers: { origin }, body: initialize });
+      expect(response.status).toBe(403);
+      expect(response.headers['mcp-session-id']).toBeUndefined();
+    },
+  );
+
+  test('a page on localhost (another port) is let in', async () => {
+    const response = await raw(setup.endpoint.url, {
+      headers: { origin: 'http://localhost:5173' },
+      body: initialize,
+    });
+    expect(response.status).toBe(200);
+  });
+
+  test.each(['/', '/mcp/extra', '/other', '/favicon.ico'])('path %s is 404', async (path) => {
+    const response = await raw(new URL(path, setup.endpoint.url).href, { body: initialize });
+    expect(response.status).toBe(404);
+    expect(response.headers['mcp-session-id']).toBeUndefined();
   });
 
   test('a request target the URL parser refuses: 404, and the endpoint keeps serving', async () => {
@@ -91,60 +121,99 @@ describe('refused before anything is read', () => {
       socket.on('error', reject);
     });
     expect(reply).toMatch(/^HTTP\/1\.1 404 /);
-    expect((await post('/mcp', {}, initialize)).status).toBe(200);
+    expect((await raw(setup.endpoint.url, { body: initialize })).status).toBe(200);
   });
 
-  test('a legacy session the gateway does not hold: 404, with JSON-RPC -32001', async () => {
-    const reply = await post(
-      '/mcp',
-      { ...legacyHeaders, 'mcp-session-id': 'no-such-session' },
-      listTools,
-    );
-    expect(reply.status).toBe(404);
-    expect(JSON.parse(reply.body)).toMatchObject({ error: { code: -32001 } });
+  test('/mcp with a query string is the endpoint', async () => {
+    const response = await raw(`${setup.endpoint.url}?client=raw`, { body: initialize });
+    expect(response.status).toBe(200);
   });
-});
 
-describe.each(['v1', 'v2-modern'] as HostKind[])('a real %s host', (kind) => {
-  test('connects, lists and calls; after its session ended the old id gets 404', async () => {
+  test('a deleted session is 404, so the client knows to initialize again', async () => {
+    const { url } = setup.endpoint;
+    const opened = await raw(url, { body: initialize });
+    const session = opened.headers['mcp-session-id'] as string;
+    const headers = { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
+    expect((await raw(url, { headers, body: listTools })).status).toBe(200);
+    expect((await raw(url, { method: 'DELETE', headers })).status).toBe(200);
+    const after = await raw(url, { headers, body: listTools });
+    expect(after.status).toBe(404);
+    expect(JSON.parse(after.body)).toMatchObject({ error: { message: 'Session not found' } });
+  });
+
+  test('a session never opened is 404; no session at all on a non-initialize is 400', async () => {
+    const { url } = setup.endpoint;
+    const unknown = await raw(url, {
+      headers: { 'mcp-session-id': 'never-opened', 'mcp-protocol-version': '2025-11-25' },
+      body: listTools,
+    });
+    expect(unknown.status).toBe(404);
+    expect((await raw(url, { body: listTools })).status).toBe(400);
+    expect((await raw(url, { method: 'GET' })).status).toBe(400);
+  });
+
+  test.each<HostKind>(['v1', 'v2-modern'])('a %s SDK client still connects', async (kind) => {
     const host = await openHost(kind, { url: setup.endpoint.url }, async () => ({
-      action: 'accept',
-      content: { name: 'Ada' },
+      action: 'decline',
     }));
-    const transport = (host.raw as unknown as { transport: { sessionId?: string } }).transport;
-    const sessionId = transport.sessionId;
     try {
-      expect((await host.listTools()).tools.length).toBeGreaterThan(0);
+      const { tools } = await host.listTools();
+      expect(tools.map((tool) => tool.name)).toContain('ask_form');
     } finally {
-      await (transport as unknown as { terminateSession?: () => Promise<void> })
-        .terminateSession?.()
-        .catch(() => undefined);
       await host.close();
     }
-    // A 2025 host has a session; a 2026-07-28 host has none to end.
-    if (kind === 'v1') {
-      expect(sessionId).toBeDefined();
-      const reply = await post(
-        '/mcp',
-        { ...legacyHeaders, 'mcp-session-id': String(sessionId) },
-        listTools,
-      );
-      expect(reply.status).toBe(404);
-    } else expect(sessionId).toBeUndefined();
   });
 });
 
-test('bound to every interface without allowedHosts: refused at start, with what to give', async () => {
-  const gateway = await createGateway({
-    upstream: { url: setup.upstream.url },
-    era: 'modern',
-    log: () => undefined,
+describe('serveHttp on an address that is not loopback', () => {
+  const setup = useGatewayOverHttp('legacy');
+
+  test('refuses to start unless the operator names the allowed hosts', async () => {
+    await expect(serveHttp(setup.gateway, { hostname: '0.0.0.0' })).rejects.toThrow(
+      /needs allowedHosts/,
+    );
   });
-  try {
-    await expect(serveHttp(gateway, { hostname: '0.0.0.0' })).rejects.toThrow(/allowedHosts/);
-    const named = await serveHttp(gateway, { hostname: '0.0.0.0', allowedHosts: ['127.0.0.1'] });
-    await named.close();
-  } finally {
-    await gateway.close();
-  }
+
+  test('serves the hosts named, refuses the others, and any Origin unless named', async () => {
+    const endpoint = await serveHttp(setup.gateway, {
+      hostname: '0.0.0.0',
+      allowedHosts: ['gateway.lan'],
+    });
+    try {
+      const url = endpoint.url.replace('0.0.0.0', '127.0.0.1');
+      const port = new URL(url).port;
+      const named = await raw(url, { headers: { host: `gateway.lan:${port}` }, body: initialize });
+      expect(named.status).toBe(200);
+      const loopbackHost = await raw(url, { body: initialize });
+      expect(loopbackHost.status).toBe(403);
+      const fromPage = await raw(url, {
+        headers: { host: `gateway.lan:${port}`, origin: 'http://gateway.lan' },
+        body: initialize,
+      });
+      expect(fromPage.status).toBe(403);
+    } finally {
+      await endpoint.close();
+    }
+  });
+
+  test('an Origin the operator names is let in', async () => {
+    const endpoint = await serveHttp(setup.gateway, {
+      hostname: '0.0.0.0',
+      allowedHosts: ['gateway.lan'],
+      allowedOrigins: ['console.gateway.lan'],
+    });
+    try {
+      const url = endpoint.url.replace('0.0.0.0', '127.0.0.1');
+      const response = await raw(url, {
+        headers: {
+          host: `gateway.lan:${new URL(url).port}`,
+          origin: 'https://console.gateway.lan',
+        },
+        body: initialize,
+      });
+      expect(response.status).toBe(200);
+    } finally {
+      await endpoint.close();
+    }
+  });
 });

@@ -2,13 +2,15 @@
  * The gateway over Streamable HTTP on 127.0.0.1 (or a host you name), both eras on one endpoint:
  * modern-era requests go to the SDK's per-request handler, legacy-era ones to a session of their
  * own (a pushed question needs the session: its answer comes back as a separate POST).
- * Bounded: at most `maxSessions` legacy sessions, bodies up to `maxBodyBytes`.
  *
- * Refused before anything is read (DNS rebinding: a web page that resolves its own name to this
- * address must not reach the endpoint — the transport spec's Origin MUST): a `Host` that is not
- * one of `allowedHosts` and an `Origin` that is not one of `allowedOrigins` get 403; a path other
- * than `/mcp` gets 404, and so does a legacy-era request naming a session the gateway does not
- * hold (ended, or never opened), as the transport spec says, so the host starts a new one.
+ * Invariants, checked before a body is read:
+ * - every request names an allowed `Host` and, when it carries one, an allowed `Origin` (else 403):
+ *   a web page the person visits cannot reach a gateway on their machine by DNS rebinding;
+ * - only `/mcp` is served (else 404; so is a request target the URL parser refuses);
+ * - a legacy-era request naming a session this endpoint does not hold (never opened, deleted,
+ *   expired) is answered 404, so the client starts a new session; one naming none is answered 400
+ *   unless it is an `initialize`, and only an `initialize` opens a session.
+ * Bounded: at most `maxSessions` legacy sessions, bodies up to `maxBodyBytes`.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -20,12 +22,18 @@ import {
 } from '@modelcontextprotocol/node';
 import {
   createMcpHandler,
+  isInitializeRequest,
   isLegacyRequest,
   localhostAllowedHostnames,
+  type McpServer,
+  type Server,
   validateHostHeader,
   validateOriginHeader,
 } from '@modelcontextprotocol/server';
 import type { Gateway } from './gateway';
+
+/** What one request or session is served by: a fresh MCP server (the gateway's, or a test's). */
+export type ServerFactory = (options: { track?: boolean }) => McpServer | Server;
 
 /** Options of serveHttp. */
 export interface ServeHttpOptions {
@@ -43,7 +51,10 @@ export interface ServeHttpOptions {
    * only — bound to every interface (`0.0.0.0`, `::`) it must be given.
    */
   allowedHosts?: readonly string[];
-  /** Host names a browser request's `Origin` may name (a request without one passes); default allowedHosts. */
+  /**
+   * Host names a request's `Origin` may name when it carries one (browsers do; other clients send
+   * none and pass). Default on a loopback address: allowedHosts; elsewhere none.
+   */
   allowedOrigins?: readonly string[];
 }
 
@@ -59,18 +70,29 @@ class TooLarge extends Error {}
 const loopback = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
 const everyInterface = new Set(['0.0.0.0', '::', '[::]']);
 
+/** The allowlists in force: the operator's, else localhost names on a loopback bind. */
+function allowlists(hostname: string, options: ServeHttpOptions) {
+  const local = loopback.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+  const hosts = hostsFor(hostname, local, options.allowedHosts);
+  // Off loopback no browser page is let in unless the operator names its origin.
+  return { hosts, origins: [...(options.allowedOrigins ?? (local ? hosts : []))] };
+}
+
 /** The Host names the endpoint answers to (see ServeHttpOptions.allowedHosts). */
-function hostsFor(hostname: string, allowed: readonly string[] | undefined): string[] {
+function hostsFor(
+  hostname: string,
+  local: boolean,
+  allowed: readonly string[] | undefined,
+): string[] {
   if (allowed !== undefined) return [...allowed];
-  if (loopback.has(hostname)) return localhostAllowedHostnames();
+  if (local) return localhostAllowedHostnames();
   if (everyInterface.has(hostname))
     throw new TypeError(
-      `serveHttp: bound to every interface (${hostname}), name the host names it answers to in allowedHosts`,
+      `serveHttp on every interface (${hostname}) needs allowedHosts: the host names clients reach it by`,
     );
   return [hostname.includes(':') ? `[${hostname}]` : hostname];
 }
 
-/** A JSON-RPC error response with no id, as the SDK's transports send for a refused request. */
 function refuse(response: ServerResponse, status: number, code: number, message: string): void {
   response
     .writeHead(status, { 'content-type': 'application/json' })
@@ -95,6 +117,7 @@ function refusal(
   if (path !== '/mcp') return [404, 'Not found'];
   return undefined;
 }
+
 async function readBody(request: IncomingMessage, max: number): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -111,59 +134,89 @@ async function readBody(request: IncomingMessage, max: number): Promise<unknown>
   }
 }
 
+/** Legacy-era sessions: one transport (and server) per `initialize`, at most `max`. */
+class LegacySessions {
+  private readonly sessions = new Map<string, NodeStreamableHTTPServerTransport>();
+
+  constructor(
+    private readonly factory: ServerFactory,
+    private readonly max: number,
+  ) {}
+
+  async handle(request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void> {
+    const sessionId = request.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const existing = this.sessions.get(sessionId);
+      if (existing === undefined) return refuse(response, 404, -32001, 'Session not found');
+      return existing.handleRequest(request, response, body);
+    }
+    if (!isInitializeRequest(body))
+      return refuse(response, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+    if (this.sessions.size >= this.max) return refuse(response, 503, -32000, 'too many sessions');
+    await this.open(request, response, body);
+  }
+
+  private async open(request: IncomingMessage, response: ServerResponse, body: unknown) {
+    const transport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id: string) => void this.sessions.set(id, transport),
+    });
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) this.sessions.delete(transport.sessionId);
+    };
+    await this.factory({}).connect(transport);
+    await transport.handleRequest(request, response, body);
+    // An initialize the transport refused opened no session: nothing will ever reach it again.
+    if (transport.sessionId === undefined) await transport.close();
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(
+      [...this.sessions.values()].map((transport) => transport.close().catch(() => undefined)),
+    );
+  }
+}
+
 /** Serve `gateway` over Streamable HTTP at `/mcp`. */
-export async function serveHttp(
-  gateway: Gateway,
+export function serveHttp(gateway: Gateway, options: ServeHttpOptions = {}): Promise<HttpEndpoint> {
+  return serveMcpHttp((serverOptions) => gateway.createServer(serverOptions), options);
+}
+
+/** Serve the servers `factory` makes over Streamable HTTP at `/mcp` (serveHttp's endpoint). */
+export async function serveMcpHttp(
+  factory: ServerFactory,
   options: ServeHttpOptions = {},
 ): Promise<HttpEndpoint> {
   const hostname = options.hostname ?? '127.0.0.1';
-  const hosts = hostsFor(hostname, options.allowedHosts);
-  const origins = options.allowedOrigins === undefined ? hosts : [...options.allowedOrigins];
-  const maxSessions = options.maxSessions ?? 64;
+  const allowed = allowlists(hostname, options);
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const modern = toNodeHandler(
-    createMcpHandler(() => gateway.createServer({ track: false }), { legacy: 'reject' }),
+    createMcpHandler(() => factory({ track: false }), { legacy: 'reject' }),
   );
-  const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
+  const legacy = new LegacySessions(factory, options.maxSessions ?? 64);
 
-  const legacy = async (request: IncomingMessage, response: ServerResponse, body: unknown) => {
-    const sessionId = request.headers['mcp-session-id'];
-    const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
-    if (existing !== undefined) return existing.handleRequest(request, response, body);
-    if (sessionId !== undefined) return refuse(response, 404, -32001, 'Session not found');
-    if (sessions.size >= maxSessions) return void response.writeHead(503).end('too many sessions');
-    const transport = new NodeStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id: string) => void sessions.set(id, transport),
-    });
-    transport.onclose = () => {
-      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
-    };
-    await gateway.createServer().connect(transport);
-    return transport.handleRequest(request, response, body);
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    const refused = refusal(request, allowed.hosts, allowed.origins);
+    if (refused !== undefined) return refuse(response, refused[0], -32000, refused[1]);
+    const body = request.method === 'POST' ? await readBody(request, maxBody) : undefined;
+    if (await isLegacyRequest(await toWebRequest(request, body ?? null), body))
+      await legacy.handle(request, response, body);
+    else await modern(request, response, body);
   };
 
   const server = createServer((request, response) => {
-    const refused = refusal(request, hosts, origins);
-    if (refused !== undefined) return refuse(response, refused[0], -32000, refused[1]);
-    void (async () => {
-      const body = request.method === 'POST' ? await readBody(request, maxBody) : undefined;
-      if (await isLegacyRequest(await toWebRequest(request, body ?? null), body))
-        await legacy(request, response, body);
-      else await modern(request, response, body);
-    })().catch((error: unknown) => {
+    handle(request, response).catch((error: unknown) => {
       if (response.headersSent) return void response.end();
       response.writeHead(error instanceof TooLarge ? 413 : 500).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, hostname, resolve));
   const { port } = server.address() as AddressInfo;
+  const host = hostname.includes(':') ? `[${hostname}]` : hostname;
   return {
-    url: `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}/mcp`,
+    url: `http://${host}:${port}/mcp`,
     close: async () => {
-      await Promise.all(
-        [...sessions.values()].map((transport) => transport.close().catch(() => undefined)),
-      );
+      await legacy.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
