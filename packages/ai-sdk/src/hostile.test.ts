@@ -6,7 +6,7 @@
  * `AiSdkError` `tool_error` for an `isError` result (a legacy server's refusal: its result kept),
  * or the bridge's `BridgeError` unchanged — with the same answers counted on the server.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import {
   answersSent,
   casesOf,
@@ -21,25 +21,13 @@ import {
   failOnUnhandledRejections,
   withDeadline,
 } from '../../mcp-bridge/src/__fixtures__/hostileHelpers';
-import {
-  startHostileHttpServer,
-  type HostileHttpServer,
-} from '../../mcp-bridge/src/__fixtures__/hostileHttp';
+import { useHostileHttpServer } from '../../mcp-bridge/src/__fixtures__/hostileHttp';
 import { openSource, sourcePaths } from './__fixtures__/sources';
 import { AiSdkError, mcpTools } from './index';
 
 failOnUnhandledRejections();
 
-let server: HostileHttpServer;
-beforeAll(async () => {
-  server = await startHostileHttpServer();
-});
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(() => {
-  server.log.entries.length = 0;
-});
+const server = useHostileHttpServer();
 
 /** An `isError` result thrown as the adapter's tool_error reads as that result (its text). */
 function unwrapToolError(settled: Settled): Settled {

@@ -15,7 +15,7 @@
 import { Command, MemorySaver } from '@langchain/langgraph';
 import type { CallOptions, ToolParams } from '@waitfor/mcp-bridge';
 import { accept } from '@waitfor/core';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { bridgePaths, openClient } from '../../mcp-bridge/src/__fixtures__/clients';
 import {
   answersSent,
@@ -32,25 +32,13 @@ import {
   failOnUnhandledRejections,
   withDeadline,
 } from '../../mcp-bridge/src/__fixtures__/hostileHelpers';
-import {
-  startHostileHttpServer,
-  type HostileHttpServer,
-} from '../../mcp-bridge/src/__fixtures__/hostileHttp';
+import { useHostileHttpServer } from '../../mcp-bridge/src/__fixtures__/hostileHttp';
 import { toolGraph } from './__fixtures__/graph';
 import { waitforInterrupts, type InterruptSource } from './index';
 
 failOnUnhandledRejections();
 
-let server: HostileHttpServer;
-beforeAll(async () => {
-  server = await startHostileHttpServer();
-});
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(() => {
-  server.log.entries.length = 0;
-});
+const server = useHostileHttpServer();
 
 /** `source`, recording how its last callTool settled (a leg of a modern call is one too). */
 function watched(source: InterruptSource) {

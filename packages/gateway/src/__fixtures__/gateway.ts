@@ -1,6 +1,7 @@
 /**
- * A gateway over Streamable HTTP in front of the dual-era fixture (also over HTTP) pinned to one
- * era, started before the enclosing suite and closed after it. Read it inside tests only.
+ * A gateway over Streamable HTTP in front of an upstream served over HTTP (the dual-era fixture by
+ * default) pinned to one era, started before the enclosing suite and closed after it. Read it
+ * inside tests only.
  */
 import { afterAll, beforeAll } from 'vitest';
 import {
@@ -15,22 +16,31 @@ import {
   type HttpEndpoint,
 } from '../index';
 
-export interface GatewaySetup {
-  upstream: DualEraHttpServer;
+/** An upstream the gateway reaches over HTTP. */
+export interface HttpUpstream {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** The running upstream, the gateway in front of it and what the gateway logged. */
+export interface GatewaySetup<U extends HttpUpstream = DualEraHttpServer> {
+  upstream: U;
   gateway: Gateway;
   endpoint: HttpEndpoint;
   /** What the gateway logged. */
   logs: string[];
 }
 
-export function useGatewayOverHttp(
+/** A gateway in front of the upstream `start` opens, for the enclosing suite. */
+export function useGatewayInFront<U extends HttpUpstream>(
+  start: () => Promise<U>,
   era: 'legacy' | 'modern',
   options: Omit<GatewayOptions, 'upstream' | 'era' | 'log'> = {},
-): GatewaySetup {
-  let running: Omit<GatewaySetup, 'logs'> | undefined;
+): GatewaySetup<U> {
+  let running: Omit<GatewaySetup<U>, 'logs'> | undefined;
   const logs: string[] = [];
   beforeAll(async () => {
-    const upstream = await startDualEraHttpServer();
+    const upstream = await start();
     const gateway = await createGateway({
       ...options,
       upstream: { url: upstream.url },
@@ -60,4 +70,12 @@ export function useGatewayOverHttp(
     },
     logs,
   };
+}
+
+/** A gateway in front of the dual-era fixture for the enclosing suite. */
+export function useGatewayOverHttp(
+  era: 'legacy' | 'modern',
+  options: Omit<GatewayOptions, 'upstream' | 'era' | 'log'> = {},
+): GatewaySetup {
+  return useGatewayInFront(startDualEraHttpServer, era, options);
 }

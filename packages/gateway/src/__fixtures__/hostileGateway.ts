@@ -3,65 +3,22 @@
  * one era, for the gateway's hostile and scale suites: started before the enclosing suite, closed
  * after it. Read it inside tests only.
  */
-import { afterAll, beforeAll } from 'vitest';
 import {
   startHostileHttpServer,
   type HostileHttpServer,
 } from '../../../mcp-bridge/src/__fixtures__/hostileHttp';
-import {
-  createGateway,
-  serveHttp,
-  type Gateway,
-  type GatewayOptions,
-  type HttpEndpoint,
-} from '../index';
+import type { GatewayOptions } from '../index';
+import { useGatewayInFront, type GatewaySetup } from './gateway';
 
 /** The running hostile upstream, the gateway in front of it and what the gateway logged. */
-export interface HostileGatewaySetup {
-  upstream: HostileHttpServer;
-  gateway: Gateway;
-  endpoint: HttpEndpoint;
-  logs: string[];
-}
+export type HostileGatewaySetup = GatewaySetup<HostileHttpServer>;
 
 /** A gateway in front of the hostile server for the enclosing suite. */
 export function useHostileGateway(
   era: 'legacy' | 'modern',
   options: Omit<GatewayOptions, 'upstream' | 'era' | 'log'> = {},
 ): HostileGatewaySetup {
-  let running: Omit<HostileGatewaySetup, 'logs'> | undefined;
-  const logs: string[] = [];
-  beforeAll(async () => {
-    const upstream = await startHostileHttpServer();
-    const gateway = await createGateway({
-      ...options,
-      upstream: { url: upstream.url },
-      era,
-      log: (line) => logs.push(line),
-    });
-    running = { upstream, gateway, endpoint: await serveHttp(gateway) };
-  });
-  afterAll(async () => {
-    await running?.endpoint.close();
-    await running?.gateway.close();
-    await running?.upstream.close();
-  });
-  const get = () => {
-    if (running === undefined) throw new Error('the gateway is not running: read it inside a test');
-    return running;
-  };
-  return {
-    get upstream() {
-      return get().upstream;
-    },
-    get gateway() {
-      return get().gateway;
-    },
-    get endpoint() {
-      return get().endpoint;
-    },
-    logs,
-  };
+  return useGatewayInFront(startHostileHttpServer, era, options);
 }
 
 /** A gateway clock whose timers run only when the test fires them (by their delay). */

@@ -14,6 +14,7 @@ import {
   toWebRequest,
 } from '@modelcontextprotocol/node';
 import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { HostileLog } from './hostileServer';
 import { createHostileLog, createHostileServer } from './hostileServer';
 
@@ -106,4 +107,37 @@ export async function startHostileHttpServer(
     },
   };
   return server;
+}
+
+/**
+ * The hostile server over HTTP for the enclosing suite: started before it, closed after it, its
+ * log emptied before each test. Read its fields inside tests only.
+ */
+export function useHostileHttpServer(): Pick<HostileHttpServer, 'url' | 'log' | 'bodies'> {
+  let server: HostileHttpServer | undefined;
+  beforeAll(async () => {
+    server = await startHostileHttpServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  beforeEach(() => {
+    if (server !== undefined) server.log.entries.length = 0;
+  });
+  const get = () => {
+    if (server === undefined)
+      throw new Error('the hostile server is not running: read it in a test');
+    return server;
+  };
+  return {
+    get url() {
+      return get().url;
+    },
+    get log() {
+      return get().log;
+    },
+    get bodies() {
+      return get().bodies;
+    },
+  };
 }
