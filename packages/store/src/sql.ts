@@ -92,7 +92,10 @@ SELECT seq::text AS seq, ${notice(names, 'open')} FROM asked`,
     /**
      * open → $3 (answered, cancelled, expired): first writer wins. An answer counts only before
      * `expires_at` ($8, the caller's clock) and while its asker is alive (a host known to be gone
-     * reads no answer). The request is dropped unless kept ($7). Returns `seq` and `durable`.
+     * reads no answer). The request is dropped unless kept ($7). Returns `seq` and `held`: the
+     * question of a modern durable call, whose call holds the answer from now on. A task's question
+     * is not held: its answer counts once the task's poller sent it (`delivered`), or not at all
+     * (closed: its key left the task first).
      */
     endQuestion: `WITH ended AS (
   ${transition({
@@ -106,7 +109,9 @@ SELECT seq::text AS seq, ${notice(names, 'open')} FROM asked`,
         AND ${askerAlive(names, 'question')}))`,
     returning: 'question.seq, question.scope, question.id, question.state, question.call_id',
   })})
-SELECT seq::text AS seq, call_id IS NOT NULL AS durable, ${notice(names, 'end')} FROM ended`,
+SELECT seq::text AS seq, call_id IS NOT NULL AND NOT EXISTS (
+  SELECT 1 FROM ${names.calls} AS call WHERE call.call_id = ended.call_id AND call.kind = 'task')
+  AS held, ${notice(names, 'end')} FROM ended`,
 
     /** open → expired for questions past `expires_at` ($1), of one scope ($2) or of all (null). */
     expireDue: `WITH due AS (
@@ -191,7 +196,7 @@ SELECT state, answer, ${notice(names, 'delivered')} FROM delivered`,
     deleteEnded: `DELETE FROM ${q} WHERE seq IN (
   SELECT seq FROM ${q}
   WHERE state <> 'open' AND ended_at < now() - $1::double precision * interval '1 millisecond'
-    AND (delivered_at IS NOT NULL OR (call_id IS NULL AND state <> 'answered'))
+    AND (delivered_at IS NOT NULL OR state = 'closed' OR (call_id IS NULL AND state <> 'answered'))
   LIMIT ${batchSize})`,
 
     /** The open questions of a scope whose asker is alive, oldest first, at most $2. */

@@ -13,9 +13,10 @@ export interface StoreInbox extends Inbox {
   readonly scope: string;
   /**
    * Core's `Inbox.submit` contract across a fleet: true once the host that asked has read this
-   * Answer (first answer wins, across all hosts; for a durable call's question, once the call holds
-   * it), false when the question was settled, unknown or late, or when its asker turned out to be
-   * gone before it read the answer (the question is then closed). Rejects with
+   * Answer (first answer wins, across all hosts; for a modern durable call's question, once the call
+   * holds it; for a task's, once its poller sent it to the server), false when the question was
+   * settled, unknown or late, or when its asker turned out to be gone before it read the answer, or
+   * its task's key left the task before the answer was sent (the question is then closed). Rejects with
    * `invalid_answer` (nothing changed) for an answer that does not fit the question's form schema
    * or is too large, with `unavailable` when the store cannot be reached, and with the signal's
    * reason when `signal` aborts the wait for the asker (the answer may still be delivered).
@@ -394,13 +395,13 @@ class ScopeQuestions implements InboxHandle {
     for (const seq of seqs) this.settleDelivery(seq, bySeq.get(seq));
   }
 
-  /** Ends an open question as `state`; the row and whether it is a durable call's, when this call ended it. */
+  /** Ends an open question as `state`; the row and whether a modern durable call holds it, when this call ended it. */
   private async end(
     seq: string,
     state: 'answered' | 'cancelled' | 'expired',
     answer: Answer | null,
     answeredBy: string | undefined,
-  ): Promise<{ seq: string; durable: boolean } | undefined> {
+  ): Promise<{ seq: string; held: boolean } | undefined> {
     const outcome = state === 'answered' ? (answer!.ok ? 'accepted' : answer!.reason!) : state;
     const [row] = await this.query(this.host.sql.endQuestion, [
       this.scope,
@@ -412,7 +413,7 @@ class ScopeQuestions implements InboxHandle {
       this.host.keepAnswerData,
       new Date(this.host.now()).toISOString(),
     ]);
-    return row && { seq: String(row.seq), durable: row.durable === true };
+    return row && { seq: String(row.seq), held: row.held === true };
   }
 
   /** Ends this host's own wait (abort or expiry) in the store; the waiter resolves either way. */
@@ -519,7 +520,7 @@ class ScopeQuestions implements InboxHandle {
 
   /**
    * Answers `entry` (or the row its id was asked again under); resolves with whether it won and,
-   * when it won, whether its asker read it (`delivered`, true at once for a durable call).
+   * when it won, whether its asker read it (`delivered`, true at once for a modern durable call).
    */
   private async submitTo(
     entry: Open,
@@ -533,13 +534,13 @@ class ScopeQuestions implements InboxHandle {
     }
     checkAnswer(entry.request, answer);
     const delivery = this.deliveries.expect(entry.seq, signal);
-    let ended: { seq: string; durable: boolean } | undefined;
+    let ended: { seq: string; held: boolean } | undefined;
     try {
       ended = await this.end(entry.seq, 'answered', answer, answeredBy);
     } finally {
-      if (!ended || ended.durable) delivery.cancel();
+      if (!ended || ended.held) delivery.cancel();
     }
-    if (ended) return ended.durable ? Promise.resolve(true) : delivery.delivered;
+    if (ended) return ended.held ? Promise.resolve(true) : delivery.delivered;
     // Lost, or late: a late answer ends the question as expired for everyone.
     if (entry.expiry <= this.host.now()) await this.host.expireDue(this.scope);
     // Or the entry listed here was stale: the id was asked again since (a notice not yet handled).
