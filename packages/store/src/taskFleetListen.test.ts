@@ -2,8 +2,9 @@
  * kill -9 of the host watching a task through its status stream, on a real PostgreSQL: the
  * 2026-07-28 tasks server offers `subscriptions/listen`, so the poller listens instead of polling.
  * Host processes (taskHost.ts) with real v2 clients over HTTP. P1 holds the lease and listens; it
- * dies with a question open; an answer lands while nobody listens; P2 takes the task over, sends
- * that answer and listens in its turn; P3's inbox answers the next key; the call completes once.
+ * dies with a question open; P2 takes the task over and listens in its turn; the question keeps
+ * its id across the take-over (another process); P3's inbox answers both keys, P2 sends them; the
+ * call completes once.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { textOf } from '../../mcp-bridge/src/__fixtures__/clients';
@@ -45,7 +46,7 @@ const requests = (taskId: string) =>
     )
     .map((entry) => ({ method: entry.method, host: entry.headers['x-waitfor-host'] }));
 
-it('kill -9 of the listening host with a question open: another host takes over and listens, the call completes once', async () => {
+it('kill -9 of the listening host with a question open: another host takes over and listens, the question keeps its id, the call completes once', async () => {
   await server.createDatabase('task_fleet_listen');
   const url = server.url('task_fleet_listen');
   const maker = await createStore({
@@ -87,16 +88,14 @@ it('kill -9 of the listening host with a question open: another host takes over 
     expect(requests(taskId).filter((entry) => entry.method === 'tasks/get')).toEqual([]);
     await p1.kill();
 
-    // The answer lands while nobody listens: stored, not sent; its submit waits for the send.
-    const won = p3.send('answer', { id: first!.id, content: { first: 'one' } });
-    await expect
-      .poll(() => look(`SELECT state, delivered_at FROM waitfor_questions WHERE call_id = $1`))
-      .toEqual([{ state: 'answered', delivered_at: null }]);
-    expect(requests(taskId)).toEqual([]);
-
-    // P2 takes over once P1's lease ran out: it sends the answer, then listens for the next key.
+    // P2 takes over once P1's lease ran out, from the saved suspension, and listens in its turn.
     const p2 = await host('p2', true);
-    expect((await won).won).toBe(true);
+    await expect.poll(() => listeners(taskId)).toContain('p2');
+    expect(requests(taskId)).toEqual([]);
+    // The question every inbox lists is still the one P1's poll asked: same id, one row.
+    const [again] = (await p3.send('questions', { count: 1 })).questions as { id: string }[];
+    expect(again!.id).toBe(first!.id);
+    expect((await p3.send('answer', { id: first!.id, content: { first: 'one' } })).won).toBe(true);
     const [second] = (await p3.send('questions', { count: 1 })).questions as { id: string }[];
     expect(second!.id).not.toBe(first!.id);
     expect((await p3.send('answer', { id: second!.id, content: { second: 'two' } })).won).toBe(
