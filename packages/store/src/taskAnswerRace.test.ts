@@ -44,7 +44,8 @@ const bridgeOf = async (host: string) => {
 function placed(bridge: DurableCaller) {
   const hold: { between?: (outcome: DurableOutcome) => Promise<void> } = {};
   const caller: DurableCaller = {
-    callTool: (params, options) => bridge.callTool(params, options),
+    // The bridge's methods need no `this`.
+    callTool: bridge.callTool,
     resume: async (suspension, answers, options) => {
       const outcome = await bridge.resume(suspension, answers, options);
       const between = hold.between;
