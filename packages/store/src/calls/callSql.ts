@@ -143,15 +143,31 @@ SELECT call_id, ${notifyCall('ready')} FROM inserted`,
   WHERE call_id = $1 AND state NOT IN ('open', 'closed') AND delivered_at IS NULL ORDER BY seq`,
 
     /**
-     * Marks the answers of rows $2 (a JSON array of seq) sent, removing their data (unless kept:
-     * $3), and announces each `delivered`: what its answerer's `submit` waits for. A row closed in
+     * Takes the unsent answers of call $1 for its Requests $3 (a JSON array of ids) to send them,
+     * for the host holding the claim ($2, its lease not run out), in one statement conditional on
+     * the row's state: an answer taken is sent (at least once: by this poller, or by the next one
+     * should this one die) and never given back to its answerer; one given back first is open
+     * again and not taken. Returns them like `unsentAnswers`.
+     */
+    takeUnsent: `UPDATE ${names.questions} AS question SET sending_by = $2
+  WHERE question.call_id = $1 AND question.state NOT IN ('open', 'closed')
+    AND question.delivered_at IS NULL
+    AND question.id IN (SELECT value FROM json_array_elements_text($3::json))
+    AND EXISTS (SELECT 1 FROM ${calls} AS call WHERE call.call_id = $1 AND call.claimed_by = $2
+      AND call.state = 'running' AND call.lease_until >= now())
+  RETURNING question.seq::text AS seq, question.id, question.state, question.answer`,
+
+    /**
+     * Marks the answers of rows $2 (a JSON array of seq) sent, removing their data and request
+     * (unless kept: $3), and announces each `delivered`: what its answerer's `submit` waits for. A row closed in
      * the meantime stays closed (its answerer was told it did not go through).
      */
     markSent: `WITH sent AS (
   UPDATE ${names.questions} AS question SET delivered_at = now(),
     answer = CASE WHEN $3::boolean OR question.answer IS NULL THEN question.answer
       WHEN question.outcome = 'accepted' THEN json_build_object('id', question.id, 'ok', true)
-      ELSE json_build_object('id', question.id, 'ok', false, 'reason', question.outcome) END
+      ELSE json_build_object('id', question.id, 'ok', false, 'reason', question.outcome) END,
+    request = CASE WHEN $3::boolean THEN question.request END
   WHERE question.call_id = $1 AND question.delivered_at IS NULL AND question.state <> 'closed'
     AND question.seq IN (SELECT value::bigint FROM json_array_elements_text($2::json))
   RETURNING question.seq, question.scope, question.id)
