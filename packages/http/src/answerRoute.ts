@@ -6,10 +6,17 @@ import { json, refuse } from './responses';
 import { readCapped } from './readBody';
 
 /**
+ * An inbox's `submit` as this route calls it: with the request's signal, which a store's inbox
+ * takes to stop waiting for the answer's final word (core's in-memory inbox settles at once).
+ */
+type SubmitWithSignal = (answer: Answer, options: { signal: AbortSignal }) => Promise<boolean>;
+
+/**
  * Answers one question of the caller's scope. Only JSON from an allowed Origin is read (a cross-site
  * form post can send neither), at most `maxBodyBytes` of it; every refusal leaves the question as
  * it was. 404 for an id the caller cannot see, 409 for one that ended, 422 for a form answer that
- * does not fit (with per-field `errors`).
+ * does not fit (with per-field `errors`). A client that goes away stops the wait for the answer's
+ * final word (the request's signal; `toNodeListener` aborts it when the socket closes).
  */
 export async function answerRoute(
   request: Request,
@@ -60,11 +67,21 @@ export async function answerRoute(
   }
   let won: boolean;
   try {
-    won = await feed.inbox.submit(answer);
+    const submit: SubmitWithSignal = feed.inbox.submit.bind(feed.inbox);
+    won = await submit(answer, { signal: request.signal });
   } catch (error) {
     const errors = (error as { errors?: unknown } | null)?.errors;
     if ((error as { code?: unknown } | null)?.code === 'invalid_answer')
       return refuse(422, 'invalid_form', 'The answer was refused.', { errors: errors ?? {} }, cors);
+    // Nobody reads this: the client went away before the answer's final word was known.
+    if (request.signal.aborted)
+      return refuse(
+        503,
+        'unavailable',
+        'The answer was given; its outcome is not known.',
+        {},
+        cors,
+      );
     throw error;
   }
   feed.noteEnded(id);

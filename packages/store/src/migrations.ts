@@ -161,6 +161,11 @@ export function migrationsOf(names: Names): readonly (readonly string[])[] {
         RETURN NULL;
       END $$`,
     ],
+    [
+      // The poller that took a task's answer to send it (tasks/update), set in one statement before
+      // it sends: an answer taken is never given back to the person, one not taken is never sent.
+      `ALTER TABLE ${questions} ADD COLUMN sending_by text`,
+    ],
   ];
 }
 

@@ -67,11 +67,20 @@ const closed = (keep: string) => `state = 'closed', ended_at = coalesce(question
   request = CASE WHEN ${keep}::boolean THEN question.request END,
   answer = CASE WHEN ${keep}::boolean THEN question.answer ELSE ${answerWithoutData('question')} END`;
 
+/** True when `question` (a row being given back) can be asked again: its request kept, its id not open. */
+const reaskable = (q: string) => `(question.request IS NOT NULL AND NOT EXISTS (
+    SELECT 1 FROM ${q} AS other WHERE other.scope = question.scope AND other.id = question.id
+      AND other.state = 'open'))`;
+
 /** True while the host that asked `alias`'s question holds a live lease (durable calls have no host). */
 const askerAlive = (names: Names, alias: string, slackMs = '0') =>
   `(${alias}.call_id IS NOT NULL OR EXISTS (
     SELECT 1 FROM ${names.instances} AS host WHERE host.instance = ${alias}.asked_by
       AND host.lease_until >= now() - ${slackMs}::double precision * interval '1 millisecond'))`;
+
+/** True when `alias`'s question belongs to a task-backed durable call. */
+const ofTask = (names: Names, alias: string) => `EXISTS (SELECT 1 FROM ${names.calls} AS task
+    WHERE task.call_id = ${alias}.call_id AND task.kind = 'task')`;
 
 /** The statements of the store in one schema. */
 export function questionStatements(names: Names) {
@@ -92,7 +101,11 @@ SELECT seq::text AS seq, ${notice(names, 'open')} FROM asked`,
     /**
      * open → $3 (answered, cancelled, expired): first writer wins. An answer counts only before
      * `expires_at` ($8, the caller's clock) and while its asker is alive (a host known to be gone
-     * reads no answer). The request is dropped unless kept ($7). Returns `seq` and `durable`.
+     * reads no answer). The request is dropped unless kept ($7) — a task's answered question keeps
+     * it until sent, so that it can be asked again (`giveBack`). Returns `seq`, `held`: the
+     * question of a modern durable call, whose call holds the answer from now on, and `task`: a
+     * task's question, not held — its answer counts once the task's poller sent it (`delivered`),
+     * or not at all (closed: its key left the task first; given back: no poller took it in time).
      */
     endQuestion: `WITH ended AS (
   ${transition({
@@ -100,13 +113,42 @@ SELECT seq::text AS seq, ${notice(names, 'open')} FROM asked`,
     alias: 'question',
     from: ['open'],
     set: `state = $3::text, answer = $4::json, outcome = $5::text, answered_by = $6::text,
-      ended_at = now(), request = CASE WHEN $7::boolean THEN question.request END`,
+      ended_at = now(), request = CASE WHEN $7::boolean
+        OR ($3::text = 'answered' AND ${ofTask(names, 'question')}) THEN question.request END`,
     where: `question.scope = $1 AND question.seq = $2::bigint
       AND ($3::text <> 'answered' OR ((question.expires_at IS NULL OR question.expires_at > $8::timestamptz)
         AND ${askerAlive(names, 'question')}))`,
     returning: 'question.seq, question.scope, question.id, question.state, question.call_id',
   })})
-SELECT seq::text AS seq, call_id IS NOT NULL AS durable, ${notice(names, 'end')} FROM ended`,
+SELECT seq::text AS seq, call_id IS NOT NULL AND NOT ${ofTask(names, 'ended')} AS held,
+  ${ofTask(names, 'ended')} AS task, ${notice(names, 'end')} FROM ended`,
+
+    /**
+     * answered → open, for a task's answer ($2 of scope $1) that is not sent and that no poller
+     * took to send (`sending_by`): the wait for a poller ran out, the answer is removed and the
+     * question asked again (every inbox lists it; its expiry unchanged). Closed instead
+     * (`unsent`) when it cannot be asked again: its request is gone, or its id is open again under
+     * another row. Conditional on all of it in one statement: a poller's take (one statement too)
+     * and this one are ordered by the row's lock, so an answer is either taken or given back.
+     */
+    giveBack: `WITH given AS (
+  ${transition({
+    table: q,
+    alias: 'question',
+    from: ['answered'],
+    set: `state = CASE WHEN ${reaskable(q)} THEN 'open' ELSE 'closed' END,
+      outcome = CASE WHEN ${reaskable(q)} THEN NULL ELSE 'unsent' END,
+      answered_by = CASE WHEN ${reaskable(q)} THEN NULL ELSE question.answered_by END,
+      ended_at = CASE WHEN ${reaskable(q)} THEN NULL ELSE question.ended_at END,
+      answer = CASE WHEN ${reaskable(q)} THEN NULL WHEN $3::boolean THEN question.answer
+        ELSE ${answerWithoutData('question')} END,
+      request = CASE WHEN $3::boolean OR ${reaskable(q)} THEN question.request END`,
+    where: `question.scope = $1 AND question.seq = $2::bigint AND question.delivered_at IS NULL
+      AND question.sending_by IS NULL AND ${ofTask(names, 'question')}`,
+    returning: 'question.seq, question.scope, question.id, question.state',
+  })})
+SELECT seq::text AS seq, state, CASE WHEN state = 'open' THEN ${notice(names, 'open')}
+  ELSE ${notice(names, 'end')} END FROM given`,
 
     /** open → expired for questions past `expires_at` ($1), of one scope ($2) or of all (null). */
     expireDue: `WITH due AS (
@@ -180,8 +222,8 @@ ${announceEnded(names)}`,
 SELECT state, answer, ${notice(names, 'delivered')} FROM delivered`,
 
     /** Where one question stands (for an asker whose delivery found nothing to mark). */
-    questionOutcome: `SELECT state, answer, delivered_at IS NOT NULL AS delivered
-  FROM ${q} WHERE scope = $1 AND seq = $2::bigint`,
+    questionOutcome: `SELECT state, answer, delivered_at IS NOT NULL AS delivered,
+  sending_by IS NOT NULL AS taken FROM ${q} WHERE scope = $1 AND seq = $2::bigint`,
 
     /** Removes the data of the answers its asker has read, rows $2 of scope $1 (unless the store keeps it). */
     scrubDelivered: `UPDATE ${q} AS question SET answer = ${answerWithoutData('question')}
@@ -191,7 +233,7 @@ SELECT state, answer, ${notice(names, 'delivered')} FROM delivered`,
     deleteEnded: `DELETE FROM ${q} WHERE seq IN (
   SELECT seq FROM ${q}
   WHERE state <> 'open' AND ended_at < now() - $1::double precision * interval '1 millisecond'
-    AND (delivered_at IS NOT NULL OR (call_id IS NULL AND state <> 'answered'))
+    AND (delivered_at IS NOT NULL OR state = 'closed' OR (call_id IS NULL AND state <> 'answered'))
   LIMIT ${batchSize})`,
 
     /** The open questions of a scope whose asker is alive, oldest first, at most $2. */

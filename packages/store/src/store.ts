@@ -48,6 +48,13 @@ export interface StoreOptions {
   /** The clock that `expiresAt` is compared with (default Date.now). */
   now?: () => number;
   /**
+   * How long `submit` waits, at most, for a task's poller to take an answer to its task's server
+   * (default 60 s; also never past the question's own expiry). No host may be polling the task
+   * then (every one that held it died and none has taken over yet, or all stopped): the answer is
+   * given back — removed, the question asked again in every inbox — and `submit` resolves false.
+   */
+  taskAnswerWaitMs?: number;
+  /**
    * Told of failures nobody awaits (a background sweep, an `answer` sent in the background), and
    * of an inbox listener that threw (`listener_failed`, what it threw as `cause`; without
    * `onError` that one goes to the platform's reportError, or the console).
@@ -88,6 +95,13 @@ function positive(value: number | undefined, fallback: number, name: string): nu
   if (typeof value !== 'number' || !(value >= 0))
     throw new StoreError('invalid_options', `${name} must be a number ≥ 0`);
   return value;
+}
+
+/** As `positive`, and finite: a wait it bounds must end. */
+function finite(value: number | undefined, fallback: number, name: string): number {
+  const checked = positive(value, fallback, name);
+  if (checked === Infinity) throw new StoreError('invalid_options', `${name} must be finite`);
+  return checked;
 }
 
 function checkName(value: string, name: string): string {
@@ -140,6 +154,7 @@ interface Settings {
   retainMs: number;
   maxOpen: number;
   leaseMs: number;
+  taskAnswerWaitMs: number;
   names: ReturnType<typeof namesOf>;
   instance: string;
   now: () => number;
@@ -156,6 +171,7 @@ function settingsOf(options: StoreOptions): Settings {
     retainMs: positive(options.retainMs, 7 * day, 'retainMs'),
     maxOpen: positive(options.maxOpen, 10_000, 'maxOpen'),
     leaseMs,
+    taskAnswerWaitMs: finite(options.taskAnswerWaitMs, 60_000, 'taskAnswerWaitMs'),
     names: namesOf(options.schema),
     instance: checkName(options.instance ?? randomUUID(), 'instance'),
     now: options.now ?? Date.now,
@@ -193,7 +209,8 @@ class OpenStore {
     private readonly driver: Driver,
     private readonly settings: Settings,
   ) {
-    const { names, instance, leaseMs, now, keepAnswerData, retainMs, maxOpen } = settings;
+    const { names, instance, leaseMs, now, keepAnswerData, retainMs, maxOpen, taskAnswerWaitMs } =
+      settings;
     this.sql = questionStatements(names);
     this.lease = new HostLease(driver, this.sql, instance, leaseMs, () => performance.now());
     this.sweeper = new Sweeper({
@@ -213,6 +230,7 @@ class OpenStore {
       now,
       keepAnswerData,
       maxOpen,
+      taskAnswerWaitMs,
       report: settings.report,
       reportListener: settings.reportListener,
       expireDue: (scope) => this.sweeper.expireDue(scope),

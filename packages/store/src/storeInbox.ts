@@ -13,9 +13,12 @@ export interface StoreInbox extends Inbox {
   readonly scope: string;
   /**
    * Core's `Inbox.submit` contract across a fleet: true once the host that asked has read this
-   * Answer (first answer wins, across all hosts; for a durable call's question, once the call holds
-   * it), false when the question was settled, unknown or late, or when its asker turned out to be
-   * gone before it read the answer (the question is then closed). Rejects with
+   * Answer (first answer wins, across all hosts; for a modern durable call's question, once the call
+   * holds it; for a task's, once its poller sent it to the server), false when the question was
+   * settled, unknown or late, or when its asker turned out to be gone before it read the answer, or
+   * its task's key left the task before the answer was sent (the question is then closed), or no
+   * poller of its task took the answer to send it by the question's expiry or within the store's
+   * `taskAnswerWaitMs` (the answer is removed and the question asked again). Rejects with
    * `invalid_answer` (nothing changed) for an answer that does not fit the question's form schema
    * or is too large, with `unavailable` when the store cannot be reached, and with the signal's
    * reason when `signal` aborts the wait for the asker (the answer may still be delivered).
@@ -53,6 +56,8 @@ export interface InboxHost {
   now: () => number;
   keepAnswerData: boolean;
   maxOpen: number;
+  /** How long `submit` waits for a task's poller to take an answer before giving it back. */
+  taskAnswerWaitMs: number;
   report(error: StoreError): void;
   /** Told of an inbox listener that threw (a StoreError `listener_failed`). */
   reportListener(error: StoreError): void;
@@ -394,13 +399,13 @@ class ScopeQuestions implements InboxHandle {
     for (const seq of seqs) this.settleDelivery(seq, bySeq.get(seq));
   }
 
-  /** Ends an open question as `state`; the row and whether it is a durable call's, when this call ended it. */
+  /** Ends an open question as `state`; the row and whether a modern durable call holds it, when this call ended it. */
   private async end(
     seq: string,
     state: 'answered' | 'cancelled' | 'expired',
     answer: Answer | null,
     answeredBy: string | undefined,
-  ): Promise<{ seq: string; durable: boolean } | undefined> {
+  ): Promise<{ seq: string; held: boolean; task: boolean } | undefined> {
     const outcome = state === 'answered' ? (answer!.ok ? 'accepted' : answer!.reason!) : state;
     const [row] = await this.query(this.host.sql.endQuestion, [
       this.scope,
@@ -412,7 +417,7 @@ class ScopeQuestions implements InboxHandle {
       this.host.keepAnswerData,
       new Date(this.host.now()).toISOString(),
     ]);
-    return row && { seq: String(row.seq), durable: row.durable === true };
+    return row && { seq: String(row.seq), held: row.held === true, task: row.task === true };
   }
 
   /** Ends this host's own wait (abort or expiry) in the store; the waiter resolves either way. */
@@ -519,7 +524,8 @@ class ScopeQuestions implements InboxHandle {
 
   /**
    * Answers `entry` (or the row its id was asked again under); resolves with whether it won and,
-   * when it won, whether its asker read it (`delivered`, true at once for a durable call).
+   * when it won, whether its asker read it (`delivered`, true at once for a modern durable call;
+   * for a task's question, see `sentInTime`).
    */
   private async submitTo(
     entry: Open,
@@ -533,13 +539,17 @@ class ScopeQuestions implements InboxHandle {
     }
     checkAnswer(entry.request, answer);
     const delivery = this.deliveries.expect(entry.seq, signal);
-    let ended: { seq: string; durable: boolean } | undefined;
+    // Armed before the answer is written, so the bound of a task's wait runs from the submit.
+    const due = this.dueAt(Math.min(entry.expiry, this.host.now() + this.host.taskAnswerWaitMs));
+    let ended: { seq: string; held: boolean; task: boolean } | undefined;
     try {
       ended = await this.end(entry.seq, 'answered', answer, answeredBy);
     } finally {
-      if (!ended || ended.durable) delivery.cancel();
+      if (!ended || ended.held) delivery.cancel();
+      if (!ended?.task) due.stop();
     }
-    if (ended) return ended.durable ? Promise.resolve(true) : delivery.delivered;
+    if (ended?.task) return this.sentInTime(entry, delivery, due);
+    if (ended) return ended.held ? Promise.resolve(true) : delivery.delivered;
     // Lost, or late: a late answer ends the question as expired for everyone.
     if (entry.expiry <= this.host.now()) await this.host.expireDue(this.scope);
     // Or the entry listed here was stale: the id was asked again since (a notice not yet handled).
@@ -548,6 +558,50 @@ class ScopeQuestions implements InboxHandle {
     return current && current.seq !== entry.seq
       ? this.submitTo(current, answer, answeredBy, signal)
       : false;
+  }
+
+  /** A promise that resolves once the store's clock reaches `when`; `stop` cancels it. */
+  private dueAt(when: number): { reached: Promise<void>; stop(): void } {
+    let reach = (): void => {};
+    const reached = new Promise<void>((resolve) => (reach = resolve));
+    const stop = runAt(when, this.host.now, reach);
+    return { reached, stop };
+  }
+
+  /**
+   * The word on a task's answer: true once the task's poller sent it, false once it was closed
+   * (its key left the task first). Nothing may wait without end — no host may be polling the task
+   * (every one that held it died and none took over yet, or they stopped) — so once `due` is
+   * reached, an answer no poller took is given back: removed, the question asked again, and false.
+   * One a poller took is true: it went out with a `tasks/update`, or goes out with the next
+   * poller's should that one die (taken answers are sent at least once, never given back).
+   */
+  private async sentInTime(
+    entry: Open,
+    delivery: { delivered: Promise<boolean>; cancel(): void },
+    due: { reached: Promise<void>; stop(): void },
+  ): Promise<boolean> {
+    try {
+      const word = await Promise.race([delivery.delivered, due.reached]);
+      if (word !== undefined) return word;
+    } finally {
+      due.stop();
+    }
+    const { sql, keepAnswerData } = this.host;
+    try {
+      const [given] = await this.query(sql.giveBack, [this.scope, entry.seq, keepAnswerData]);
+      if (given) {
+        // Asked again past its expiry (the bound was the expiry): it ends as expired for everyone.
+        if (given.state === 'open' && entry.expiry <= this.host.now())
+          await this.host.expireDue(this.scope);
+        return false;
+      }
+      // Not given back: sent, closed, or taken by a poller (the row's lock ordered the two).
+      const [row] = await this.query(sql.questionOutcome, [this.scope, entry.seq]);
+      return row?.state !== 'closed' && (row?.delivered === true || row?.taken === true);
+    } finally {
+      delivery.cancel();
+    }
   }
 
   // Settled in the store (won, lost or late): this entry is no longer open for anyone, so it leaves

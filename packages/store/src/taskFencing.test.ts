@@ -132,4 +132,73 @@ describe.each([
     ]);
     expect(await driver.query(calls.unsentAnswers, ['c3'])).toEqual([]);
   });
+  it("closes a task's answer not yet sent whose key left the task, with the reason; never marks it sent; a modern call's answers are left alone", async () => {
+    await driver.query(calls.insertTaskCall, ['c4', 'scope4', 'srv', task(['p', 'q']), 'maker']);
+    await driver.query(calls.insertCall, ['m4', 'scope4', 'srv', task(['r']), 1, 'maker', true]);
+    const seqs = new Map<string, string>();
+    for (const [key, callId] of [
+      ['p', 'c4'],
+      ['q', 'c4'],
+      ['r', 'm4'],
+    ] as const) {
+      const [asked] = await driver.query(sql.insertQuestion, [
+        'scope4',
+        key,
+        'input',
+        JSON.stringify({ id: key, kind: 'input', prompt: key }),
+        null,
+        null,
+        'maker',
+        callId,
+      ]);
+      seqs.set(key, String(asked!.seq));
+      const [ended] = await driver.query(sql.endQuestion, [
+        'scope4',
+        asked!.seq,
+        'answered',
+        JSON.stringify({ id: key, ok: true, data: { v: key } }),
+        'accepted',
+        'person',
+        false,
+        new Date().toISOString(),
+      ]);
+      // Only a modern call holds its answer at once; a task's waits for its poller's send.
+      expect(ended!.held).toBe(callId === 'm4');
+    }
+    // p's key left the task (q still open); then the call ends.
+    await driver.query(calls.withdrawQuestions, ['c4', JSON.stringify(['q']), 'withdrawn', false]);
+    await driver.query(calls.withdrawQuestions, ['m4', null, 'failed', false]);
+    expect(
+      await driver.query(calls.markSent, ['c4', JSON.stringify([seqs.get('p')]), false]),
+    ).toEqual([]);
+    const rows = await driver.query(
+      `SELECT id, state, outcome, delivered_at IS NOT NULL AS sent, answer FROM waitfor_questions
+        WHERE scope = 'scope4' ORDER BY id`,
+    );
+    expect(rows).toEqual([
+      {
+        id: 'p',
+        state: 'closed',
+        outcome: 'withdrawn',
+        sent: false,
+        answer: { id: 'p', ok: true },
+      },
+      {
+        id: 'q',
+        state: 'answered',
+        outcome: 'accepted',
+        sent: false,
+        answer: { id: 'q', ok: true, data: { v: 'q' } },
+      },
+      {
+        id: 'r',
+        state: 'answered',
+        outcome: 'accepted',
+        sent: false,
+        answer: { id: 'r', ok: true, data: { v: 'r' } },
+      },
+    ]);
+    // q is still to be sent; p never will be.
+    expect((await driver.query(calls.unsentAnswers, ['c4'])).map((row) => row.id)).toEqual(['q']);
+  });
 });

@@ -85,11 +85,11 @@ it('kill -9 of the polling host with a question open: another host takes over, a
     await p1.kill();
     const diedAt = stream(taskId).length;
 
-    // The answer lands while no poller lives: stored, not sent.
-    expect((await p3.send('answer', { id: first!.id, content: { first: 'one' } })).won).toBe(true);
-    expect(await look(`SELECT delivered_at FROM waitfor_questions WHERE call_id = $1`)).toEqual([
-      { delivered_at: null },
-    ]);
+    // The answer lands while no poller lives: stored, not sent — and its submit waits for the send.
+    const won = p3.send('answer', { id: first!.id, content: { first: 'one' } });
+    await expect
+      .poll(() => look(`SELECT state, delivered_at FROM waitfor_questions WHERE call_id = $1`))
+      .toEqual([{ state: 'answered', delivered_at: null }]);
     expect(
       stream(taskId)
         .slice(diedAt)
@@ -98,6 +98,8 @@ it('kill -9 of the polling host with a question open: another host takes over, a
 
     // P2 takes the task over once P1's lease ran out, sends the stored answer, asks the next key.
     const p2 = await host('p2', true);
+    // P2 sent it: only now does the answerer hear it went through.
+    expect((await won).won).toBe(true);
     const [second] = (await p3.send('questions', { count: 1 })).questions as { id: string }[];
     expect(second!.id).not.toBe(first!.id);
     expect((await p3.send('answer', { id: second!.id, content: { second: 'two' } })).won).toBe(

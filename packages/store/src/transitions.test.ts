@@ -189,6 +189,7 @@ it('builds every statement that sets a state with transition(): the state it lea
       'endQuestion',
       'expireDue',
       'finishCall',
+      'giveBack',
       'retryLater',
       'suspendAgain',
       'withdrawQuestions',
@@ -196,6 +197,101 @@ it('builds every statement that sets a state with transition(): the state it lea
   );
   for (const [name, text] of setsState)
     expect(text, name).toMatch(/WHERE \([\s\S]*\) AND \w+\.state IN \('[a-z]+'(, '[a-z]+')*\)/);
+});
+
+describe("a task's answer: the poller takes it, or its submit's bound gives it back — never both", () => {
+  let world: Awaited<ReturnType<typeof sessions>>;
+  beforeEach(async () => {
+    world = await sessions();
+    return () => world.close();
+  });
+
+  /** A task call claimed by host `poller`, its question `q` answered and not sent; its seq. */
+  async function answeredTask(look: Client): Promise<string> {
+    await look.query(calls.insertTaskCall, ['t1', 'scope', 'server', '{"kind":"task"}', 'maker']);
+    expect((await look.query(calls.claimCall, ['poller', 60_000])).rows).toHaveLength(1);
+    const { rows } = await look.query(sql.insertQuestion, [
+      'scope',
+      'q',
+      'input',
+      JSON.stringify({ id: 'q', kind: 'input', prompt: 'Region?' }),
+      null,
+      null,
+      'maker',
+      't1',
+    ]);
+    const seq = String(rows[0].seq);
+    const ended = await look.query(sql.endQuestion, [
+      'scope',
+      seq,
+      'answered',
+      answer,
+      'accepted',
+      'ann',
+      false,
+      at(0),
+    ]);
+    expect(ended.rows).toMatchObject([{ held: false, task: true }]);
+    return seq;
+  }
+
+  const take = (client: Client) => client.query(calls.takeUnsent, ['t1', 'poller', '["q"]']);
+  const giveBack = (client: Client, seq: string) =>
+    client.query(sql.giveBack, ['scope', seq, false]);
+  const rowOf = async (look: Client, seq: string) =>
+    (
+      await look.query(
+        `SELECT state, outcome, answer, answered_by, sending_by, request IS NOT NULL AS asked
+          FROM waitfor_questions WHERE seq = $1`,
+        [seq],
+      )
+    ).rows[0];
+
+  it('taken first (the poller is about to send it): the give-back that waited on it changes nothing', async () => {
+    const { a, b, look } = world;
+    const seq = await answeredTask(look);
+    const [{ pid }] = (await b.query('SELECT pg_backend_pid() AS pid')).rows;
+    await a.query('BEGIN');
+    expect((await take(a)).rows).toMatchObject([{ seq, id: 'q', state: 'answered' }]);
+    const giving = giveBack(b, seq);
+    await blocked(look, pid);
+    await a.query('COMMIT');
+    expect((await giving).rows).toEqual([]);
+    expect(await rowOf(look, seq)).toMatchObject({
+      state: 'answered',
+      outcome: 'accepted',
+      answered_by: 'ann',
+      sending_by: 'poller',
+    });
+  });
+
+  it('given back first: the take that waited on it takes nothing; the question is open again, as asked', async () => {
+    const { a, b, look } = world;
+    const seq = await answeredTask(look);
+    const [{ pid }] = (await b.query('SELECT pg_backend_pid() AS pid')).rows;
+    await a.query('BEGIN');
+    expect((await giveBack(a, seq)).rows).toMatchObject([{ seq, state: 'open' }]);
+    const taking = take(b);
+    await blocked(look, pid);
+    await a.query('COMMIT');
+    expect((await taking).rows).toEqual([]);
+    expect(await rowOf(look, seq)).toEqual({
+      state: 'open',
+      outcome: null,
+      answer: null,
+      answered_by: null,
+      sending_by: null,
+      asked: true,
+    });
+    expect((await look.query(sql.openQuestionById, ['scope', 'q'])).rows).toHaveLength(1);
+  });
+
+  it('a poller whose claim is gone takes nothing', async () => {
+    const { look } = world;
+    await answeredTask(look);
+    await look.query(`UPDATE waitfor_calls SET lease_until = now() - interval '1 second'`);
+    expect((await take(look)).rows).toEqual([]);
+  });
 });
 
 describe('claiming a call', () => {

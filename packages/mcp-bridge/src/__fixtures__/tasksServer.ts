@@ -34,7 +34,8 @@
  * Every tool but `greet`, `slow` and `slow_compute` requires the extension.
  *
  * Test hooks: `log` (every `tasks/*` request received, in order, with params, lower-cased headers and
- * a `performance.now()` time), `cancelTask(taskId)` (a server-side cancel), `finishTask(taskId,
+ * a `performance.now()` time), `listens` (every `subscriptions/listen` with `taskIds` served: the
+ * task ids asked and the headers, so a test tells which client listened), `cancelTask(taskId)` (a server-side cancel), `finishTask(taskId,
  * result)` (completes a task with that tool result). Bounded: request bodies, live tasks, the log,
  * taskId length, keys read from one `inputResponses`; a finished task is forgotten `ttl` ms after it
  * ends.
@@ -88,6 +89,8 @@ export interface TasksServer {
   url: string;
   /** Every `tasks/*` request received so far, in arrival order (the oldest dropped past 10 000 or 16 MiB of bodies). */
   log: TasksLogEntry[];
+  /** Every `subscriptions/listen` served (with `listen: true`), in arrival order, the last 10 000. */
+  listens: { taskIds: string[]; headers: Record<string, string> }[];
   /** Cancel a task from the server side (it ends `cancelled`); throws for an unknown task. */
   cancelTask(taskId: string): void;
   /** Complete a task with this tool result; throws for an unknown task. */
@@ -785,6 +788,7 @@ export async function startTasksServer(options: TasksServerOptions = {}): Promis
     },
   };
   const log = requestLog();
+  const listens: TasksServer['listens'] = [];
   const streams = new Set<ServerResponse>();
   const closing = new AbortController();
 
@@ -804,6 +808,13 @@ export async function startTasksServer(options: TasksServerOptions = {}): Promis
     try {
       checkEnvelope(request, method, params);
       if (method === 'subscriptions/listen' && options.listen === true) {
+        const filter = own(params, 'notifications');
+        const asked = isRecord(filter) ? own(filter, 'taskIds') : undefined;
+        listens.push({
+          taskIds: Array.isArray(asked) ? asked.slice(0, limits.listenTaskIds).map(String) : [],
+          headers: headersOf(request),
+        });
+        if (listens.length > limits.log) listens.shift();
         return listen(table, response, id, params, streams);
       }
       const result = await dispatch(table, method, params, serverInfo, closing.signal);
@@ -822,6 +833,7 @@ export async function startTasksServer(options: TasksServerOptions = {}): Promis
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     log: log.entries,
+    listens,
     cancelTask: (taskId) => table.cancel(table.find(taskId)),
     finishTask: (taskId, result) => table.finish(table.find(taskId), result),
     close: async () => {

@@ -135,20 +135,44 @@ SELECT call_id, CASE WHEN state = 'ready' THEN ${notifyCall('ready')} END FROM s
   RETURNING call_id)
 SELECT call_id, ${notifyCall('ready')} FROM inserted`,
 
-    /** The ended questions of a call whose answers no resume has sent yet, oldest first. */
+    /**
+     * The ended questions of a call whose answers no resume has sent yet, oldest first (a closed
+     * one was never sent and never will be: its answerer was told so).
+     */
     unsentAnswers: `SELECT seq::text AS seq, id, state, answer FROM ${names.questions}
-  WHERE call_id = $1 AND state <> 'open' AND delivered_at IS NULL ORDER BY seq`,
+  WHERE call_id = $1 AND state NOT IN ('open', 'closed') AND delivered_at IS NULL ORDER BY seq`,
 
     /**
-     * Marks the answers of rows $2 (a JSON array of seq) sent, removing their data (unless kept:
-     * $3); answers that ended after they were read stay unsent.
+     * Takes the unsent answers of call $1 for its Requests $3 (a JSON array of ids) to send them,
+     * for the host holding the claim ($2, its lease not run out), in one statement conditional on
+     * the row's state: an answer taken is sent (at least once: by this poller, or by the next one
+     * should this one die) and never given back to its answerer; one given back first is open
+     * again and not taken. Returns them like `unsentAnswers`.
      */
-    markSent: `UPDATE ${names.questions} AS question SET delivered_at = now(),
+    takeUnsent: `UPDATE ${names.questions} AS question SET sending_by = $2
+  WHERE question.call_id = $1 AND question.state NOT IN ('open', 'closed')
+    AND question.delivered_at IS NULL
+    AND question.id IN (SELECT value FROM json_array_elements_text($3::json))
+    AND EXISTS (SELECT 1 FROM ${calls} AS call WHERE call.call_id = $1 AND call.claimed_by = $2
+      AND call.state = 'running' AND call.lease_until >= now())
+  RETURNING question.seq::text AS seq, question.id, question.state, question.answer`,
+
+    /**
+     * Marks the answers of rows $2 (a JSON array of seq) sent, removing their data and request
+     * (unless kept: $3), and announces each `delivered`: what its answerer's `submit` waits for. A row closed in
+     * the meantime stays closed (its answerer was told it did not go through).
+     */
+    markSent: `WITH sent AS (
+  UPDATE ${names.questions} AS question SET delivered_at = now(),
     answer = CASE WHEN $3::boolean OR question.answer IS NULL THEN question.answer
       WHEN question.outcome = 'accepted' THEN json_build_object('id', question.id, 'ok', true)
-      ELSE json_build_object('id', question.id, 'ok', false, 'reason', question.outcome) END
-  WHERE question.call_id = $1 AND question.delivered_at IS NULL
-    AND question.seq IN (SELECT value::bigint FROM json_array_elements_text($2::json))`,
+      ELSE json_build_object('id', question.id, 'ok', false, 'reason', question.outcome) END,
+    request = CASE WHEN $3::boolean THEN question.request END
+  WHERE question.call_id = $1 AND question.delivered_at IS NULL AND question.state <> 'closed'
+    AND question.seq IN (SELECT value::bigint FROM json_array_elements_text($2::json))
+  RETURNING question.seq, question.scope, question.id)
+SELECT seq::text AS seq, pg_notify('${names.channel}', json_build_object('s', scope, 'i', id,
+  'q', seq::text, 'e', 'delivered')::text) FROM sent`,
 
     /**
      * Replaces the saved suspension of a polled task ($4) with the one the bridge returned, for
@@ -167,19 +191,28 @@ SELECT call_id, ${notifyCall('ready')} FROM inserted`,
     }),
 
     /**
-     * open → cancelled for the questions of call $1 whose id is not in $2 (a JSON array; null:
-     * all), with the reason ($3) as outcome; announced like any end, and never sent as an answer
-     * (delivered at once). The request is dropped unless kept ($4).
+     * For the questions of call $1 whose id is not in $2 (a JSON array; null: all), with the reason
+     * ($3) as outcome, in one statement: open → cancelled (never sent as an answer: delivered at
+     * once), and — a task's only — answered but not yet sent → closed (its key left the task
+     * before the answer went out: the server will never get it, and its answerer's `submit` learns
+     * so). Announced like any end. The request and the answer's data are dropped unless kept ($4).
      */
     withdrawQuestions: `WITH ended AS (
   ${transition({
     table: names.questions,
     alias: 'question',
-    from: ['open'],
-    set: `state = 'cancelled', outcome = $3::text, ended_at = now(), delivered_at = now(),
+    from: ['open', 'answered'],
+    set: `state = CASE WHEN question.state = 'open' THEN 'cancelled' ELSE 'closed' END,
+      outcome = $3::text, ended_at = coalesce(question.ended_at, now()),
+      delivered_at = CASE WHEN question.state = 'open' THEN now() END,
+      answer = CASE WHEN $4::boolean OR question.answer IS NULL THEN question.answer
+        WHEN question.outcome = 'accepted' THEN json_build_object('id', question.id, 'ok', true)
+        ELSE json_build_object('id', question.id, 'ok', false, 'reason', question.outcome) END,
       request = CASE WHEN $4::boolean THEN question.request END`,
     where: `question.call_id = $1 AND ($2::json IS NULL
-      OR question.id NOT IN (SELECT value FROM json_array_elements_text($2::json)))`,
+      OR question.id NOT IN (SELECT value FROM json_array_elements_text($2::json)))
+      AND (question.state = 'open' OR (question.delivered_at IS NULL AND EXISTS (
+        SELECT 1 FROM ${calls} AS task WHERE task.call_id = question.call_id AND task.kind = 'task')))`,
     returning: 'question.seq, question.scope, question.id, question.state',
   })})
 SELECT seq::text AS seq, pg_notify('${names.channel}', json_build_object('s', scope, 'i', id,

@@ -331,7 +331,10 @@ class HostCalls implements CallsHandle {
       instance,
       clientFor: async (serverKey) => this.options.clientFor(serverKey),
       unsent: async (callId, task) => {
-        const rows = await driver.query(callSql.unsentAnswers, [callId]);
+        if (task.requests.length === 0) return [];
+        // Taken before they are sent: an answer whose wait ran out is given back only if untaken.
+        const ids = JSON.stringify(task.requests.map((request) => request.id));
+        const rows = await driver.query(callSql.takeUnsent, [callId, instance, ids]);
         const byId = new Map(rows.map((question) => [String(question.id), question]));
         return task.requests.flatMap((request) => {
           const row = byId.get(request.id);

@@ -25,7 +25,10 @@ export interface PollHost {
   readonly leaseMs: number;
   readonly instance: string;
   clientFor(serverKey: string): Promise<DurableCaller>;
-  /** The stored answers not sent yet, for the open Requests of `task` only. */
+  /**
+   * Takes the stored answers not sent yet, for the open Requests of `task` only, to send them now
+   * (none while this host's claim is gone).
+   */
   unsent(callId: string, task: SavedTask): Promise<Unsent[]>;
   /** Keeps the claim; false once it is gone (taken over, or the call ended). */
   renew(callId: string): Promise<boolean>;
