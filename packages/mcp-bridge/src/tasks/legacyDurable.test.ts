@@ -268,6 +268,32 @@ describe.each<ClientKind>(['v1', 'v2-legacy'])('durable 2025-11-25 tasks, %s cli
   });
 });
 
+it('the connect facade (2025 handshake) suspends and resumes the same way', async () => {
+  const a = await openClient(
+    'v2-legacy',
+    'http',
+    { url: shared.url },
+    { waitFor: answering().waitFor },
+    'connect',
+  );
+  const outcome = await (a.bridge as unknown as Bridge).callTool(
+    { name: 'ask_region' },
+    { durable: true },
+  );
+  await a.close();
+  if (outcome.status !== 'suspended') throw new Error('not suspended');
+  const reference = outcome.suspension as TaskSuspension;
+  const person = answering();
+  const b = await openClient('v2-legacy', 'http', { url: shared.url }, person, 'connect');
+  try {
+    const done = await (b.bridge as unknown as Bridge).resume(reference, []);
+    expect(textOf((done as { result: unknown }).result)).toBe('region=region-value');
+    expect(person.seen).toHaveLength(1);
+  } finally {
+    await b.close();
+  }
+});
+
 describe('a reference is resumed only by the revision it is for', () => {
   let modern: TasksServer;
   beforeAll(async () => {
