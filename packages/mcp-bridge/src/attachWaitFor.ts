@@ -126,7 +126,9 @@ export interface Bridge extends Attachment {
   /**
    * Finish a suspended durable call (suspended on this client or any other to the same server).
    * A TaskSuspension: the answers given (any subset of its Requests; none: only watch) go to the
-   * server in one tasks/update, then this waits until the task's open keys change or it ends.
+   * server in one tasks/update, then this waits until the task's open keys change or it ends. A
+   * 2025-11-25 one (no Requests, so no answers) is re-attached: its questions, pushed to this
+   * client, are asked through this bridge's waitFor, and this waits for the task's result.
    */
   resume(
     suspension: Suspension | TaskSuspension,

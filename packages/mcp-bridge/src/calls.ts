@@ -22,14 +22,17 @@ import {
 } from './callOptions';
 import type { ClientPort } from './clientPort';
 import { eraFor, type CallJob, type Era } from './eras';
+import { callOrigin } from './extension';
 import type { BridgeExtension, CallInfo } from './extension';
 import { resolveLimits, type BridgeLimits } from './limits';
 import { linkedController } from '@waitfor/runtime';
 import { resumeTask } from './tasks/durable';
+import { legacyTaskDriver } from './tasks/legacy';
 import { modernTaskDriver, runTask } from './tasks/modern';
 import { isTaskReference } from './tasks/suspension';
 import type { CallMethod, ProtocolEra } from './protocol';
-import type { CallOutcome, DurableOutcome } from './types';
+import type { CallOutcome, DurableOutcome, TaskStatus } from './types';
+import type { TaskDriver } from './tasks/types';
 
 export type { CallOptions, DurableCallOptions, ResumeOptions } from './callOptions';
 
@@ -96,7 +99,8 @@ export function prepareCall(
   const durable = options.durable === true;
   const negotiated = negotiatedEra(target);
   const era = eraFor(negotiated);
-  if (!era.durable && (durable || start !== undefined)) {
+  // A legacy-era tools/call may still be durable as a 2025-11-25 task: its era decides.
+  if (!era.durable && (start !== undefined || (durable && method !== 'tools/call'))) {
     throw new BridgeError('durable_unsupported', 'durable needs a modern-era connection');
   }
   const settings = resolveCall(target.port, target.bridge, options);
@@ -132,7 +136,7 @@ export async function runCall(
     });
   const end = era.beginCall?.(job);
   try {
-    return era.outcome(await around(job.settings.extensions, job.info, last));
+    return era.outcome(await around(job.settings.extensions, job.info, last), job);
   } finally {
     end?.();
   }
@@ -158,14 +162,48 @@ export async function resumeCall(
 ): Promise<DurableOutcome> {
   const target = targetOf();
   const era = eraFor(negotiatedEra(target));
-  if (era.resume === undefined)
-    throw new BridgeError('durable_unsupported', 'resume needs a modern-era connection');
   const limits = resolveLimits(target.bridge?.settings.limits, options.limits);
+  // A task reference is resumed in either era (each revision has its own).
   if (isTaskReference(suspension))
     return resumeTaskCall(target, suspension, answers, options, limits);
+  if (era.resume === undefined)
+    throw new BridgeError('durable_unsupported', 'resume needs a modern-era connection');
   const resumed = era.resume(suspension, answers, limits);
   const durable = options.durable ?? true;
   return runCall(targetOf, resumed.method, resumed.params, { ...options, durable }, resumed.start);
+}
+
+/**
+ * @internal Wait for a task as a call would (a handle's result, a resumed 2025-11-25 reference): checked and linked as one (2025-11-25: the task's
+ * pushed questions name no call, so this wait is the call they belong to), then the one task loop.
+ */
+export async function waitForTask(
+  target: CallTarget,
+  params: Record<string, unknown>,
+  options: CallOptions,
+  task: { driver: TaskDriver; taskId: string; first: TaskStatus | undefined },
+): Promise<Record<string, unknown>> {
+  const scope = linkedController(options.signal);
+  const unfollow = target.bridge?.links.follow(scope);
+  const [era, job] = prepareCall(
+    target,
+    'tools/call',
+    params,
+    { ...options, signal: scope.signal },
+    undefined,
+  );
+  const end = era.beginCall?.(job);
+  try {
+    const { settings, maxRounds } = job;
+    return await runTask(
+      { settings, maxRounds, ...task, origin: callOrigin(job.info) },
+      scope.signal,
+    );
+  } finally {
+    end?.();
+    scope.dispose();
+    unfollow?.();
+  }
 }
 
 /** @internal A call's settings and round cap on `target`, for task work outside a call (handles, resume). */
@@ -177,7 +215,10 @@ export function taskSettings(
   return { settings: resolveCall(target.port, target.bridge, options), maxRounds };
 }
 
-/** Resume a task reference on `target` (modern era: the Tasks extension). */
+/**
+ * Resume a task reference on `target`: the Tasks extension's on a modern-era connection, a
+ * 2025-11-25 task's on a legacy-era one (re-attached and waited for, its pushes asked here).
+ */
 function resumeTaskCall(
   target: CallTarget,
   suspension: unknown,
@@ -185,16 +226,29 @@ function resumeTaskCall(
   options: ResumeOptions,
   limits: BridgeLimits,
 ): Promise<DurableOutcome> {
+  const legacy = negotiatedEra(target) === 'legacy';
   const { settings, maxRounds } = taskSettings(target, { ...options, limits });
   const scope = linkedController(options.signal);
   const unfollow = target.bridge?.links.follow(scope);
-  const run = { settings, maxRounds, driver: modernTaskDriver(target.port, limits) };
+  const driver = legacy
+    ? legacyTaskDriver(target.port, checkNumbers(options).timeout)
+    : modernTaskDriver(target.port, limits);
+  const { serverId } = settings;
   return resumeTask(
-    run,
+    { settings, maxRounds, driver },
     suspension,
     answers,
-    { durable: options.durable ?? true, signal: scope.signal, limits, serverId: settings.serverId },
-    (full) => runTask(full, scope.signal),
+    {
+      durable: options.durable ?? true,
+      signal: scope.signal,
+      limits,
+      serverId,
+      revision: legacy ? '2025-11-25' : undefined,
+    },
+    (full, params) =>
+      legacy
+        ? waitForTask(target, params, { ...options, signal: scope.signal }, full)
+        : runTask(full, scope.signal),
   ).finally(() => {
     scope.dispose();
     unfollow?.();

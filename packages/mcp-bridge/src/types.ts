@@ -39,13 +39,20 @@ export interface Suspension {
 }
 
 /**
- * A durable task-backed call (Tasks extension, 2026-07-28) waiting on a person: the task lives on
- * the server, so this is only a reference to it and the questions it has open. JSON-safe; resumable
- * from any bridge whose server identity is `server` (`resume`, with answers or empty to watch).
+ * A durable task-backed call waiting on a person: the task lives on the server, so this is only a
+ * reference to it and the questions it has open. JSON-safe; resumable from any bridge whose server
+ * identity is `server` (`resume`, with answers or empty to watch). A 2025-11-25 task's questions are
+ * pushed to whoever reads its `tasks/result`, so its reference holds none: `resume` re-attaches and
+ * asks them through that bridge's waitFor.
  */
 export interface TaskSuspension {
   version: 1;
   kind: 'task';
+  /**
+   * The tasks revision the reference is for: absent for the Tasks extension (2026-07-28), whose
+   * questions the reference carries; '2025-11-25' for the experimental tasks (no questions in it).
+   */
+  revision?: '2025-11-25';
   method: 'tools/call';
   /** The original call params. */
   params: Record<string, unknown>;

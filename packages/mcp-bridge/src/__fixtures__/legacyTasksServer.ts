@@ -26,7 +26,8 @@
  *
  * `log` holds every JSON-RPC request the server received, in order (method, params, the
  * Mcp-Session-Id); `cancelTask(taskId)` cancels server-side; `pollInterval` is the tasks' interval;
- * `offers` leaves `tasks.list` / `tasks.cancel` out of the capabilities.
+ * `offers` leaves `tasks.list` / `tasks.cancel` out of the capabilities; `shared` keeps tasks
+ * across sessions (`legacyTasksSharing.ts`; by default the SDK binds a task to its session).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
@@ -48,11 +49,14 @@ import {
   GetTaskResultSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
+import { Readers, SharedTaskStore, type Asker } from './legacyTasksSharing';
 
 /** One request the server received. */
 export interface LoggedRequest {
   method: string;
   params: Record<string, unknown>;
+  /** The Mcp-Session-Id it came with (absent on the initialize that opens a session). */
+  session?: string;
 }
 
 export interface LegacyTasksServerOptions {
@@ -60,6 +64,14 @@ export interface LegacyTasksServerOptions {
   pollInterval?: number;
   /** Whether `capabilities.tasks` declares `list` and `cancel` (default both). */
   offers?: { list?: boolean; cancel?: boolean };
+  /**
+   * Tasks outlive the session that made them (default false: the SDK's InMemoryTaskStore binds a
+   * task to its session, so another session's tasks/get is "Task not found"). When true, the
+   * store binds tasks to no session (a single-user server, which the spec allows with unguessable
+   * ids) and a task's questions are asked on the session reading its tasks/result: asked again
+   * there when the stream that carried one closed unanswered.
+   */
+  shared?: boolean;
 }
 
 export interface LegacyTasksServer {
@@ -82,6 +94,7 @@ export interface LegacyTasksServer {
 }
 
 type Question = { key: string; mode: 'form' | 'url' };
+
 const form = (key: string) => ({
   mode: 'form' as const,
   message: `Your ${key}?`,
@@ -90,7 +103,7 @@ const form = (key: string) => ({
 
 /** Ask `questions` for `taskId` at once, through the task's queue; resolves with their results. */
 async function askForTask(
-  mcp: McpServer,
+  asker: Asker,
   store: RequestTaskStore,
   taskId: string,
   questions: Question[],
@@ -107,12 +120,22 @@ async function askForTask(
             elicitationId: key,
           }
         : form(key);
-    const result = await mcp.server.request(
-      { method: 'elicitation/create', params },
-      ElicitResultSchema,
-      // Hours are normal for a person; the test ends the task instead.
-      { relatedTask: { taskId }, timeout: 2_147_483_647 },
-    );
+    let result: unknown;
+    for (;;) {
+      const { mcp, signal } = await asker(taskId);
+      try {
+        result = await mcp.server.request(
+          { method: 'elicitation/create', params },
+          ElicitResultSchema,
+          // Hours are normal for a person; the test ends the task instead.
+          { relatedTask: { taskId }, timeout: 2_147_483_647, signal },
+        );
+        break;
+      } catch (error) {
+        // The stream that carried it closed unanswered: ask where the task is read next.
+        if (!signal.aborted) throw error;
+      }
+    }
     record.push({ taskId, key, result: result as Record<string, unknown> });
     return [key, result as Record<string, unknown>] as const;
   });
@@ -134,6 +157,7 @@ function registerTaskTools(
   mcp: McpServer,
   options: Required<LegacyTasksServerOptions>,
   answers: LegacyTasksServer['answers'],
+  asker: Asker,
 ) {
   const task = (
     name: string,
@@ -159,7 +183,7 @@ function registerTaskTools(
       } as never,
     );
   const ask = (store: RequestTaskStore, taskId: string, questions: Question[]) =>
-    askForTask(mcp, store, taskId, questions, answers);
+    askForTask(asker, store, taskId, questions, answers);
   task('ask_region', {}, async (_args, store, taskId) => {
     const results = await ask(store, taskId, [{ key: 'region', mode: 'form' }]);
     await store.storeTaskResult(
@@ -270,12 +294,16 @@ function registerReceiverTools(mcp: McpServer, hooks: ReceiverHooks) {
   });
 }
 
+/** The session's own asker: its questions go out where the task was made (the SDK's way). */
+const never = new AbortController().signal;
+
 function createTasksServer(
   store: InMemoryTaskStore,
   queue: InMemoryTaskMessageQueue,
   options: Required<LegacyTasksServerOptions>,
   answers: LegacyTasksServer['answers'],
   hooks: ReceiverHooks,
+  readers: Readers | undefined,
 ): McpServer {
   const mcp = new McpServer(
     { name: 'legacy-tasks-fixture', version: '1.0.0' },
@@ -291,7 +319,10 @@ function createTasksServer(
       taskMessageQueue: queue,
     },
   );
-  registerTaskTools(mcp, options, answers);
+  const asker: Asker = readers
+    ? (taskId) => readers.next(taskId)
+    : async () => ({ mcp, signal: never });
+  registerTaskTools(mcp, options, answers, asker);
   registerReceiverTools(mcp, hooks);
   return mcp;
 }
@@ -308,8 +339,14 @@ async function readBody(request: IncomingMessage): Promise<unknown> {
 export async function startLegacyTasksServer(
   options: LegacyTasksServerOptions = {},
 ): Promise<LegacyTasksServer> {
-  const settings = { pollInterval: options.pollInterval ?? 50, offers: options.offers ?? {} };
-  const store = new InMemoryTaskStore();
+  const settings = {
+    pollInterval: options.pollInterval ?? 50,
+    offers: options.offers ?? {},
+    shared: options.shared ?? false,
+  };
+  const store = settings.shared ? new SharedTaskStore() : new InMemoryTaskStore();
+  const readers = settings.shared ? new Readers() : undefined;
+  const servers = new Map<StreamableHTTPServerTransport, McpServer>();
   const queue = new InMemoryTaskMessageQueue();
   const log: LoggedRequest[] = [];
   const answers: LegacyTasksServer['answers'] = [];
@@ -327,16 +364,22 @@ export async function startLegacyTasksServer(
   const http = createServer((request, response) => {
     void (async () => {
       const body = request.method === 'POST' ? await readBody(request) : undefined;
+      const sessionId = request.headers['mcp-session-id'];
+      const session = typeof sessionId === 'string' ? sessionId : undefined;
+      const existing = session === undefined ? undefined : sessions.get(session);
       for (const message of Array.isArray(body) ? body : [body]) {
         const record = message as { method?: unknown; id?: unknown; params?: unknown } | undefined;
-        if (typeof record?.method === 'string' && record.id !== undefined)
-          log.push({
-            method: record.method,
-            params: structuredClone(record.params ?? {}) as never,
-          });
+        if (typeof record?.method !== 'string' || record.id === undefined) continue;
+        const params = structuredClone(record.params ?? {}) as Record<string, unknown>;
+        log.push({ method: record.method, params, ...(session !== undefined && { session }) });
+        const mcp = existing && servers.get(existing);
+        if (readers && mcp && record.method === 'tasks/result') {
+          // This session reads the task now; its stream closing ends what was asked on it.
+          const closed = new AbortController();
+          response.on('close', () => closed.abort());
+          readers.attach(String(params['taskId']), mcp, closed.signal);
+        }
       }
-      const sessionId = request.headers['mcp-session-id'];
-      const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
       if (existing !== undefined) return existing.handleRequest(request, response, body);
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
@@ -344,8 +387,11 @@ export async function startLegacyTasksServer(
       });
       transport.onclose = () => {
         if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+        servers.delete(transport);
       };
-      await createTasksServer(store, queue, settings, answers, hooks).connect(transport);
+      const mcp = createTasksServer(store, queue, settings, answers, hooks, readers);
+      servers.set(transport, mcp);
+      await mcp.connect(transport);
       return transport.handleRequest(request, response, body);
     })().catch((error: unknown) => {
       if (!response.headersSent) response.writeHead(500).end(String(error));
@@ -361,7 +407,7 @@ export async function startLegacyTasksServer(
     proceed: () => proceed(),
     memoryTransport: async () => {
       const [client, serverEnd] = InMemoryTransport.createLinkedPair();
-      await createTasksServer(store, queue, settings, answers, hooks).connect(serverEnd);
+      await createTasksServer(store, queue, settings, answers, hooks, undefined).connect(serverEnd);
       return client;
     },
     cancelTask: (taskId) => store.updateTaskStatus(taskId, 'cancelled', 'The server gave up'),

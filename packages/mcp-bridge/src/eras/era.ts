@@ -40,14 +40,17 @@ export interface Era {
     options: CallOptions,
     durable: boolean,
   ): QuestionOptions | undefined;
-  /** options.ts: whether a call may suspend (durable) and be resumed. */
+  /**
+   * options.ts: whether any call may suspend (durable) and be resumed as a retry; a legacy-era
+   * tools/call may still be durable as a 2025-11-25 task (its era refuses any other).
+   */
   readonly durable: boolean;
   /** call.ts: link the call before any extension runs; returns its end. */
   beginCall?(job: CallJob): (() => void) | undefined;
   /** call.ts: run the call on the wire (the innermost step of the extensions' `aroundCall`). */
   call(job: CallJob): Promise<unknown>;
-  /** call.ts: what `call` resolved to, as a call's outcome. */
-  outcome(value: unknown): CallOutcome;
+  /** call.ts: what `call` resolved to for `job`, as a call's outcome. */
+  outcome(value: unknown, job: CallJob): CallOutcome;
   /**
    * resume.ts: check untrusted suspension data and the person's answers (nothing is sent when they
    * do not fit); absent when the era's calls never suspend.

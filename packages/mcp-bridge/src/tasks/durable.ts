@@ -112,6 +112,8 @@ export const taskOrigin = (
 /**
  * Resume a task reference: checked (nothing is sent when it or the answers do not fit), the answers
  * sent with one tasks/update, then watched as by `watchDurable` (or, `durable: false`, to the end).
+ * A 2025-11-25 reference (no questions in it, so no answers) is re-attached and waited for: its
+ * questions are pushed to this bridge while it reads the task's tasks/result.
  */
 export async function resumeTask(
   run: Omit<TaskRun, 'taskId' | 'first' | 'origin'>,
@@ -122,8 +124,10 @@ export async function resumeTask(
     signal: AbortSignalLike;
     limits: BridgeLimits;
     serverId: string | undefined;
+    /** The tasks revision this connection speaks (TaskSuspension['revision']). */
+    revision: TaskSuspension['revision'];
   },
-  interactive: (run: TaskRun) => Promise<Record<string, unknown>>,
+  interactive: (run: TaskRun, params: Record<string, unknown>) => Promise<Record<string, unknown>>,
 ): Promise<DurableOutcome> {
   const { suspension, responses } = taskResponses(value, answers, options.limits);
   const server = serverIdOf(run.settings.port, options.serverId);
@@ -131,6 +135,12 @@ export async function resumeTask(
     throw new BridgeError(
       'foreign_reference',
       `The task reference is for server ${JSON.stringify(suspension.server)}, this bridge is ${JSON.stringify(server)}`,
+    );
+  // The same server may speak both revisions: a reference is resumed only by the one it is for.
+  if (suspension.revision !== options.revision)
+    throw new BridgeError(
+      'foreign_reference',
+      `The task reference is for ${revisionOf(suspension.revision)} tasks, this connection speaks ${revisionOf(options.revision)}`,
     );
   const full: TaskRun = {
     ...run,
@@ -145,9 +155,14 @@ export async function resumeTask(
       throw toBridgeError(error, options.signal);
     }
   }
-  if (!options.durable) return { status: 'complete', result: await interactive(full) };
+  // A 2025-11-25 task's questions come only to the bridge reading its tasks/result: it waits.
+  if (!options.durable || suspension.revision !== undefined)
+    return { status: 'complete', result: await interactive(full, suspension.params) };
   return watchDurable(full, startOf(suspension, responses), server, options.signal);
 }
+
+/** A revision's name in a message. */
+const revisionOf = (revision: TaskSuspension['revision']) => revision ?? '2026-07-28';
 
 /** Where a resumed reference's watch starts: the keys answered now join the answered ones. */
 function startOf(suspension: TaskSuspension, responses: Record<string, unknown>): DurableStart {

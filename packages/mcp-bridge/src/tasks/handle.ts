@@ -11,13 +11,11 @@
  * `details.method`, and nothing is sent.
  */
 import type { AbortSignalLike } from '@waitfor/core';
-import { linkedController } from '@waitfor/runtime';
 import { BridgeError } from '../bridgeError';
-import { prepareCall, runCall, taskSettings, type CallTarget } from '../calls';
+import { runCall, taskSettings, waitForTask, type CallTarget } from '../calls';
 import { checkNumbers, type CallOptions } from '../callOptions';
-import { callOrigin } from '../extension';
 import { legacyTaskDriver } from './legacy';
-import { modernTaskDriver, runTask } from './modern';
+import { modernTaskDriver } from './modern';
 import type { TaskStatus } from '../types';
 import type { BridgeTasks, TaskDriver, TaskHandle } from './types';
 
@@ -38,39 +36,6 @@ function finishedHandle(result: Record<string, unknown>): TaskHandle {
     cancel: async () => undefined,
     status: async () => status,
   };
-}
-
-/**
- * Wait for a handle's task as a call would: checked and linked as one (2025-11-25: the task's
- * pushed questions name no call, so this wait is the call they belong to), then the one task loop.
- */
-async function waitForTask(
-  target: CallTarget,
-  params: Record<string, unknown>,
-  options: CallOptions,
-  task: { driver: TaskDriver; taskId: string; first: TaskStatus | undefined },
-): Promise<Record<string, unknown>> {
-  const scope = linkedController(options.signal);
-  const unfollow = target.bridge?.links.follow(scope);
-  const [era, job] = prepareCall(
-    target,
-    'tools/call',
-    params,
-    { ...options, signal: scope.signal },
-    undefined,
-  );
-  const end = era.beginCall?.(job);
-  try {
-    const { settings, maxRounds } = job;
-    return await runTask(
-      { settings, maxRounds, ...task, origin: callOrigin(job.info) },
-      scope.signal,
-    );
-  } finally {
-    end?.();
-    scope.dispose();
-    unfollow?.();
-  }
 }
 
 /** A handle of a running task; `result()` is watched once (a second call shares the first). */

@@ -6,7 +6,9 @@
  * remembered, open inputRequests, server identity) and checked as own keys; each Request shows
  * its inputRequest exactly, names its key and its task; `answered` and the open keys are disjoint;
  * the Answers given may be any subset of the Requests (none: only watch), but an Answer matching no
- * Request is refused ('answer_mismatch') and an invalid form ('invalid_answer'): nothing is sent.
+ * Request is refused ('answer_mismatch') and an invalid form ('invalid_answer'): nothing is sent. A
+ * 2025-11-25 reference (`revision`) holds no keys and no Requests: that revision pushes a task's
+ * questions to whoever reads its tasks/result, so nothing can be answered through the reference.
  */
 import type { Answer, RequestOrigin } from '@waitfor/core';
 import {
@@ -38,6 +40,7 @@ export function createTaskSuspension(input: {
   origin: RequestOrigin;
   pollInterval: number | undefined;
   limits: BridgeLimits;
+  revision?: TaskSuspension['revision'];
 }): TaskSuspension {
   const inputRequests = Object.fromEntries(input.open);
   const requests = [...input.open]
@@ -52,6 +55,7 @@ export function createTaskSuspension(input: {
   return {
     version: 1,
     kind: 'task',
+    ...(input.revision !== undefined && { revision: input.revision }),
     method: 'tools/call',
     params: input.params,
     server: input.server,
@@ -78,8 +82,10 @@ function readTask(
   fail: SuspensionFail,
   limits: BridgeLimits,
 ): { own: TaskSuspension; questions: SuspendedQuestion[] } {
-  const { kind, method, params, server, taskId, pollInterval } = value;
+  const { kind, revision, method, params, server, taskId, pollInterval } = value;
   if (kind !== 'task') fail('kind', 'not a task reference');
+  if (revision !== undefined && revision !== '2025-11-25')
+    fail('revision', 'revision must be absent (2026-07-28) or "2025-11-25"');
   if (method !== 'tools/call') fail('method', 'bad method');
   if (!isRecord(params)) return fail('params', 'params must be an object');
   if (typeof server !== 'string' || server === '' || server.length > SERVER_ID)
@@ -89,6 +95,7 @@ function readTask(
   if (pollInterval !== undefined && boundedPoll(pollInterval) !== pollInterval)
     fail('pollInterval', 'pollInterval out of bounds');
   const answered = readAnswered(value['answered'], limits, fail);
+  if (revision === '2025-11-25') return readPushed(value, answered, fail);
   const inputRequests = parseInputRequests(value['inputRequests'], limits.taskOpenKeys);
   const done = new Set(answered);
   for (const key of Object.keys(inputRequests))
@@ -98,6 +105,24 @@ function readTask(
     if (request.data?.origin?.taskId !== taskId)
       fail('requests', `request ${request.id} names another task`);
   return { own: value as unknown as TaskSuspension, questions };
+}
+
+/**
+ * The rest of a 2025-11-25 reference: that revision pushes a task's questions on its tasks/result,
+ * so the reference holds none (no keys, no Requests) and nothing can be answered through it.
+ */
+function readPushed(
+  value: Record<string, unknown>,
+  answered: string[],
+  fail: SuspensionFail,
+): { own: TaskSuspension; questions: SuspendedQuestion[] } {
+  const { inputRequests, requests } = value;
+  if (answered.length > 0) fail('answered', 'a 2025-11-25 reference has no keys');
+  if (!isRecord(inputRequests) || Object.keys(inputRequests).length > 0)
+    fail('inputRequests', 'a 2025-11-25 reference has no inputRequests');
+  if (!Array.isArray(requests) || requests.length > 0)
+    fail('requests', 'a 2025-11-25 reference has no Requests');
+  return { own: value as unknown as TaskSuspension, questions: [] };
 }
 
 /** The engine's shape of a task reference. */

@@ -11,7 +11,9 @@ import { callOrigin, type BridgeEvents } from '../../extension';
 import type { CallJob } from '../era';
 import { linkedController, MAX_TIMER_DELAY, schedule } from '@waitfor/runtime';
 import { legacyTaskDriver, startTask, taskSupport } from '../../tasks/legacy';
+import { suspendPushedTask } from '../../tasks/legacyDurable';
 import { runTask } from '../../tasks/modern';
+import { serverIdOf } from '../../bridgeState';
 
 /**
  * A task-augmented tools/call (2025-11-25 tasks): sent with `task: {}`, then watched by the task
@@ -21,26 +23,34 @@ import { runTask } from '../../tasks/modern';
 async function taskCall(job: CallJob): Promise<unknown> {
   const { settings, timeout, options } = job;
   const started = await startTask(settings.port, job, timeout);
-  if ('result' in started) return started.result;
+  if ('result' in started)
+    return job.durable ? { status: 'complete', result: started.result } : started.result;
   if (job.taskMode === 'handle') return { ...started.task, resultType: 'task' };
   const driver = legacyTaskDriver(settings.port, timeout);
   const { taskId } = started.task;
+  const run = { settings, maxRounds: job.maxRounds, driver, taskId, first: undefined };
   const origin = callOrigin(job.info);
-  return runTask(
-    { settings, maxRounds: job.maxRounds, driver, taskId, first: undefined, origin },
-    options.signal,
-  );
+  if (!job.durable) return runTask({ ...run, origin }, options.signal);
+  const scope = linkedController(options.signal);
+  try {
+    const server = serverIdOf(settings.port, settings.serverId);
+    return await suspendPushedTask({ ...run, origin }, job.info.params, server, scope.signal);
+  } finally {
+    scope.dispose();
+  }
 }
 
 /**
  * Whether a tools/call goes out task-augmented: a tool that requires a task always; one that only
- * allows it when the host asked for a handle (bridge.tasks.start).
+ * allows it when the host asked for a handle (bridge.tasks.start) or a durable call (only a task
+ * can outlive the connection).
  */
 async function asTask(job: CallJob): Promise<boolean> {
   const { method, params } = job.info;
   if (method !== 'tools/call') return false;
   const support = await taskSupport(job.settings.port, params['name'], job.options.signal);
-  return support === 'required' || (support === 'optional' && job.taskMode === 'handle');
+  const wanted = job.taskMode === 'handle' || job.durable;
+  return support === 'required' || (support === 'optional' && wanted);
 }
 
 /**
@@ -51,6 +61,12 @@ export async function legacyCall(job: CallJob): Promise<unknown> {
   const { method, params } = job.info;
   const { signal } = job.options;
   if (await asTask(job)) return taskCall(job);
+  // A pushed question is a request bound to the open connection: only a task outlives it.
+  if (job.durable)
+    throw new BridgeError(
+      'durable_unsupported',
+      'durable needs a task-backed tools/call on a legacy-era connection',
+    );
   // Time budget in ms, not counting time while a question is open (default 60 000, like the SDKs).
   const budget = job.timeout;
   // The attachment (its open questions pause the budget); absent when no waitFor is attached.

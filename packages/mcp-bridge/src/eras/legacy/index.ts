@@ -1,4 +1,7 @@
-/** The legacy era (protocol 2025-11-25 and before): pushed questions during one SDK call. */
+/**
+ * The legacy era (protocol 2025-11-25 and before): pushed questions during one SDK call; a durable
+ * call only as a 2025-11-25 task (`tasks/legacyDurable.ts`), never resumed as a retry.
+ */
 import type { CallOutcome } from '../../types';
 import type { Era } from '../era';
 import { beginCall, legacyCall } from './call';
@@ -12,9 +15,9 @@ export const legacyEra: Era = {
   checkCall,
   beginCall,
   call: legacyCall,
-  // The SDK's call returns the result itself: a legacy call never suspends.
-  outcome: (value): CallOutcome => ({
-    status: 'complete',
-    result: value as Record<string, unknown>,
-  }),
+  // The SDK's call returns the result itself; only a durable (task-backed) call returns an outcome.
+  outcome: (value, job): CallOutcome =>
+    job.durable
+      ? (value as CallOutcome)
+      : { status: 'complete', result: value as Record<string, unknown> },
 };
