@@ -33,11 +33,13 @@ async function startParamUpstream() {
       'deploy',
       {
         description: 'Deploys to a region sent as a header too',
-        inputSchema: fromJsonSchema(inputSchema as Parameters<typeof fromJsonSchema>[0]),
+        inputSchema: fromJsonSchema<{ region?: string }>(
+          inputSchema as Parameters<typeof fromJsonSchema>[0],
+        ),
       },
       (args) => {
         calls.push(args);
-        return { content: [{ type: 'text', text: `deployed to ${String(args['region'])}` }] };
+        return { content: [{ type: 'text', text: `deployed to ${String(args.region)}` }] };
       },
     );
     return server;
