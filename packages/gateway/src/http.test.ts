@@ -4,51 +4,12 @@
  * v1 and v2 SDK clients still connect. Raw HTTP for the refusals (a client library would not send
  * them), over a real gateway in front of the dual-era fixture.
  */
-import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { describe, expect, test } from 'vitest';
 import { useGatewayOverHttp } from './__fixtures__/gateway';
 import { openHost, type HostKind } from './__fixtures__/hosts';
+import { raw } from './__fixtures__/rawHttp';
 import { serveHttp } from './index';
-
-interface Raw {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-/** One raw HTTP request to `url` with exactly these headers (Host included, unlike fetch). */
-function raw(
-  url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: unknown } = {},
-): Promise<Raw> {
-  const target = new URL(url);
-  const body = options.body === undefined ? undefined : JSON.stringify(options.body);
-  return new Promise((resolve, reject) => {
-    const sent = httpRequest(
-      {
-        hostname: target.hostname,
-        port: target.port,
-        path: `${target.pathname}${target.search}`,
-        method: options.method ?? 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          ...options.headers,
-        },
-      },
-      (response) => {
-        let text = '';
-        response.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-        response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }),
-        );
-      },
-    );
-    sent.on('error', reject);
-    sent.end(body);
-  });
-}
 
 const initialize = {
   jsonrpc: '2.0',

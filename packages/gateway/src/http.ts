@@ -10,11 +10,15 @@
  * - a legacy-era request naming a session this endpoint does not hold (never opened, deleted,
  *   expired) is answered 404, so the client starts a new session; one naming none is answered 400
  *   unless it is an `initialize`, and only an `initialize` opens a session.
+ * - a 2026-07-28 tools/call served for a gateway has its `Mcp-Param-*` headers checked against its
+ *   arguments and the upstream's tool schemas (SEP-2243, toolSchemas.ts); any host's tools/list
+ *   makes the next call fetch the upstream's list afresh.
  * Bounded: at most `maxSessions` legacy sessions, bodies up to `maxBodyBytes`.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Client } from '@modelcontextprotocol/client';
 import {
   NodeStreamableHTTPServerTransport,
   toNodeHandler,
@@ -30,7 +34,9 @@ import {
   validateHostHeader,
   validateOriginHeader,
 } from '@modelcontextprotocol/server';
+import { isRecord } from '@waitfor/runtime';
 import type { Gateway } from './gateway';
+import { ToolSchemas } from './toolSchemas';
 
 /** What one request or session is served by: a fresh MCP server (the gateway's, or a test's). */
 export type ServerFactory = (options: { track?: boolean }) => McpServer | Server;
@@ -177,21 +183,54 @@ class LegacySessions {
   }
 }
 
+/** How long the upstream's tool list is waited for, per page, before a tools/call is refused. */
+const listTimeoutMs = 30_000;
+
 /** Serve `gateway` over Streamable HTTP at `/mcp`. */
 export function serveHttp(gateway: Gateway, options: ServeHttpOptions = {}): Promise<HttpEndpoint> {
-  return serveMcpHttp((serverOptions) => gateway.createServer(serverOptions), options);
+  const { connection } = gateway;
+  const schemas = new ToolSchemas(async (cursor) =>
+    // An upstream without tools has none to check (and its client would not ask).
+    (connection.client as Client).getServerCapabilities()?.tools === undefined
+      ? {}
+      : connection.listTools({
+          ...(cursor === undefined ? {} : { cursor }),
+          timeout: listTimeoutMs,
+        }),
+  );
+  return serve((serverOptions) => gateway.createServer(serverOptions), options, schemas);
 }
 
 /** Serve the servers `factory` makes over Streamable HTTP at `/mcp` (serveHttp's endpoint). */
-export async function serveMcpHttp(
+export function serveMcpHttp(
   factory: ServerFactory,
   options: ServeHttpOptions = {},
+): Promise<HttpEndpoint> {
+  return serve(factory, options);
+}
+
+/** Whether a body (one message or a batch) lists tools. */
+const listsTools = (body: unknown): boolean =>
+  (Array.isArray(body) ? body : [body]).some(
+    (message) => isRecord(message) && message['method'] === 'tools/list',
+  );
+
+async function serve(
+  factory: ServerFactory,
+  options: ServeHttpOptions,
+  schemas?: ToolSchemas,
 ): Promise<HttpEndpoint> {
   const hostname = options.hostname ?? '127.0.0.1';
   const allowed = allowlists(hostname, options);
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const modern = toNodeHandler(
-    createMcpHandler(() => factory({ track: false }), { legacy: 'reject' }),
+    createMcpHandler(
+      (context) => {
+        const server = factory({ track: false });
+        return schemas === undefined ? server : schemas.serve(server, context.requestInfo);
+      },
+      { legacy: 'reject' },
+    ),
   );
   const legacy = new LegacySessions(factory, options.maxSessions ?? 64);
 
@@ -199,6 +238,7 @@ export async function serveMcpHttp(
     const refused = refusal(request, allowed.hosts, allowed.origins);
     if (refused !== undefined) return refuse(response, refused[0], -32000, refused[1]);
     const body = request.method === 'POST' ? await readBody(request, maxBody) : undefined;
+    if (schemas !== undefined && listsTools(body)) schemas.invalidate();
     if (await isLegacyRequest(await toWebRequest(request, body ?? null), body))
       await legacy.handle(request, response, body);
     else await modern(request, response, body);
