@@ -16,6 +16,7 @@ import { decline, type Request } from '@waitfor/core';
 import { createStore, pgliteDriver, type StoreInbox } from '@waitfor/store';
 import type { CannotAsk } from '../hostSide';
 import { lockDir, slotsOf, type DataLock } from './dataLock';
+import { keptBounds, keptScope } from './keptAnswers';
 import { PageQuestions, pageScope, type PagePolicy } from './questions';
 import { servePage } from './server';
 
@@ -129,6 +130,7 @@ async function takeDataDir(
 /** Open the store, serve the page, and return the seam that asks through it. */
 export async function createPage(options: PageOptions = {}): Promise<Page> {
   const log = options.log ?? ((line) => process.stderr.write(`waitfor-gateway: ${line}\n`));
+  keptBounds(options); // refused before anything opens
   const lock = await takeDataDir(options.dataDir, log);
   const dataDir = lock?.dir;
   let store: Awaited<ReturnType<typeof createStore>>;
@@ -142,6 +144,7 @@ export async function createPage(options: PageOptions = {}): Promise<Page> {
   }
   try {
     const inbox = await store.inbox(pageScope, { answeredBy: 'page' });
+    const keptInbox = await store.inbox(keptScope, { answeredBy: 'gateway' });
     const saved = await linkState(dataDir);
     const server = await servePage({
       inbox,
@@ -157,12 +160,12 @@ export async function createPage(options: PageOptions = {}): Promise<Page> {
       );
     log(`questions your host cannot ask are answered at ${server.url}`);
     let opened = options.open !== true;
-    const onAsked = (request: Request) => {
+    const asked = (request: Request) => {
       log(`a question waits for you at ${server.url} ("${request.prompt}")`);
       if (!opened) openLink(server.url);
       opened = true;
     };
-    const questions = new PageQuestions(store, inbox, options, onAsked);
+    const questions = new PageQuestions(store, inbox, keptInbox, options, { asked, log });
     return {
       url: server.url,
       dataDir,

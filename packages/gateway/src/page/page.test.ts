@@ -12,38 +12,9 @@ import {
   type DualEraHttpServer,
 } from '../../../mcp-bridge/src/__fixtures__/dualEraServer';
 import { openHost, textOf, type HostKind } from '../__fixtures__/hosts';
-import type { Clock } from '../holds';
+import { manualClock } from '../__fixtures__/manualClock';
 import { createGateway, serveHttp, type Gateway, type HttpEndpoint } from '../index';
 import { createPage, type Page, type PagePolicy } from './index';
-
-/** Timers that fire only when the test advances them. */
-function manualClock(): Clock & { advance(ms: number): void } {
-  let now = 0;
-  const timers = new Map<number, { at: number; callback: () => void }>();
-  let ids = 0;
-  return {
-    setTimeout: (callback, ms) => {
-      timers.set(++ids, { at: now + ms, callback });
-      return ids;
-    },
-    clearTimeout: (handle) => void timers.delete(handle as number),
-    advance(ms) {
-      const until = now + ms;
-      for (;;) {
-        const due = [...timers].filter(([, timer]) => timer.at <= until);
-        if (due.length === 0) break;
-        const [id, timer] = due.sort((a, b) => a[1].at - b[1].at)[0] as [
-          number,
-          { at: number; callback: () => void },
-        ];
-        timers.delete(id);
-        now = timer.at;
-        timer.callback();
-      }
-      now = until;
-    },
-  };
-}
 
 interface Running {
   upstream: DualEraHttpServer;

@@ -9,20 +9,26 @@
  * - after a restart the upstream call is gone (it lived in the old process), and so is the host's
  *   call; the host's re-issued call asks the upstream again, the upstream asks the same question
  *   again, and the fingerprint finds it: still open (the re-issued call waits for it, nothing new
- *   is listed) or answered after the restart (the answer is used at once, once).
+ *   is listed) or answered after the restart (the answer was kept in the store, keptAnswers.ts,
+ *   and the re-issued call uses it at once, once).
  * Identical questions of identical calls share one row and one answer.
  */
 import { createHash } from 'node:crypto';
 import { cancel, decline, type Answer, type Request } from '@waitfor/core';
-import { isStoreError, type DurableCalls, type Store, type StoreInbox } from '@waitfor/store';
+import {
+  isStoreError,
+  type DurableCalls,
+  type DurableCallsOptions,
+  type Store,
+  type StoreInbox,
+} from '@waitfor/store';
 import type { Elicitation, GatewayCall } from '../call';
 import type { HostSide } from '../hostSide';
+import { KeptAnswers, keptBounds, keptScope, keptServerKey } from './keptAnswers';
 
 /** The scope of every page question in the gateway's store. */
 export const pageScope = 'waitfor-gateway';
 const serverKey = 'page';
-/** Answers given after a restart, waiting for the re-issued call, kept at most (oldest dropped). */
-const maxKeptAnswers = 256;
 
 /** Policies of the page. */
 export interface PagePolicy {
@@ -34,6 +40,48 @@ export interface PagePolicy {
   questionTimeoutMs?: number;
   /** How often a waiting host call gets a progress notification, where it sent a token (default 15 s). */
   keepAliveMs?: number;
+  /**
+   * Answers given on the page while no call waited (after a restart) are kept in the store for the
+   * host's re-issued call: at most this many (default 256; past it the oldest is dropped, logged) …
+   */
+  maxKeptAnswers?: number;
+  /** … each for this long (default a day; then it is dropped, logged, and the call asks again). */
+  keptAnswerMs?: number;
+}
+
+/** What the page tells its owner: a question was asked, and anything else worth a line. */
+export interface PageEvents {
+  asked(request: Request): void;
+  log(line: string): void;
+}
+
+/**
+ * A durable caller whose calls only hold the question they are given; once it ended, `ended` gets
+ * each question and its answer (a rejection lets the store resume the call again later).
+ */
+function holding(
+  ended: (question: Request, answer: Answer) => Promise<void> | void,
+): Awaited<ReturnType<DurableCallsOptions['clientFor']>> {
+  return {
+    callTool: (async (params: { name: string; arguments?: { request?: Request } }) => ({
+      status: 'suspended',
+      suspension: {
+        version: 2,
+        method: 'tools/call',
+        params: { name: params.name },
+        inputRequests: {},
+        requests: [params.arguments?.request],
+        round: 1,
+      },
+    })) as never,
+    resume: async (suspension, answers) => {
+      for (const [index, answer] of answers.entries()) {
+        const question = suspension.requests[index];
+        if (question !== undefined) await ended(question, answer);
+      }
+      return { status: 'complete', result: {} };
+    },
+  };
 }
 
 /** Sorted keys all the way down: one text for equal values, whatever their key order. */
@@ -60,7 +108,7 @@ export function fingerprint(call: GatewayCall, question: Elicitation): string {
 /** The gateway's page questions over one store. */
 export class PageQuestions {
   readonly #waiters = new Map<string, Set<(answer: Answer) => void>>();
-  readonly #kept = new Map<string, Answer>();
+  readonly #kept: KeptAnswers;
   readonly #seen = new WeakSet<Elicitation>();
   readonly #decline: Set<string>;
   readonly #modes: Set<string>;
@@ -70,31 +118,25 @@ export class PageQuestions {
   constructor(
     store: Store,
     readonly inbox: StoreInbox,
+    keptInbox: StoreInbox,
     readonly policy: PagePolicy,
-    private readonly onAsked: (request: Request) => void,
+    private readonly events: PageEvents,
   ) {
     this.#decline = new Set(policy.decline ?? []);
     this.#modes = new Set(policy.modes ?? ['form', 'url']);
-    // The store resumes a parked call once its question ended; resuming just hands over its answers.
+    // The store resumes a parked call once its question ended; resuming hands over its answer.
+    const pageCaller = holding((question, answer) => this.#answered(question, answer));
+    const keptCaller = holding((kept, end) => this.#kept.ended(kept, end));
     this.#calls = store.durableCalls({
-      clientFor: () => ({
-        callTool: (async (params: { arguments?: { request?: Request } }) => ({
-          status: 'suspended',
-          suspension: {
-            version: 2,
-            method: 'tools/call',
-            params: { name: 'ask' },
-            inputRequests: {},
-            requests: [params.arguments?.request],
-            round: 1,
-          },
-        })) as never,
-        resume: async (_suspension, answers) => {
-          for (const answer of answers) this.#answered(answer);
-          return { status: 'complete', result: {} };
-        },
-      }),
+      clientFor: (key) => (key === keptServerKey ? keptCaller : pageCaller),
     });
+    this.#kept = new KeptAnswers(
+      keptInbox,
+      (request) =>
+        this.#calls.callTool(keptScope, keptServerKey, { name: 'keep', arguments: { request } }),
+      keptBounds(policy),
+      events.log,
+    );
   }
 
   /** The seam's entry: ask `question` on the page, or decline it by policy. */
@@ -118,38 +160,39 @@ export class PageQuestions {
     });
   };
 
-  #answered(answer: Answer): void {
+  /** Settles every call waiting for the question `answer.id`; false when none waits. */
+  #handOver(answer: Answer): boolean {
     const waiters = this.#waiters.get(answer.id);
-    if (waiters !== undefined && waiters.size > 0) {
-      for (const waiter of [...waiters]) waiter(answer);
-      return;
-    }
-    // Nobody waits (it was answered after a restart): kept for the re-issued call. A question
-    // withdrawn or expired has nothing to keep.
+    if (waiters === undefined || waiters.size === 0) return false;
+    for (const waiter of [...waiters]) waiter(answer);
+    return true;
+  }
+
+  async #answered(question: Request, answer: Answer): Promise<void> {
+    if (this.#handOver(answer)) return;
+    // Nobody waits (it was answered after a restart): kept in the store for the re-issued call. A
+    // question withdrawn or expired has nothing to keep.
     if (!answer.ok && answer.reason !== 'declined') return;
-    this.#kept.set(answer.id, answer);
-    for (const id of this.#kept.keys()) {
-      if (this.#kept.size <= maxKeptAnswers) break;
-      this.#kept.delete(id);
-    }
+    await this.#kept.keep(question, answer);
+    // A call re-issued while the answer was being kept waits for it by now: it takes it.
+    if (!this.#waiters.has(answer.id)) return;
+    const taken = await this.#kept.take(answer.id);
+    if (taken !== undefined) this.#handOver(taken);
   }
 
   async #ask(side: HostSide, call: GatewayCall, question: Elicitation): Promise<void> {
     const id = fingerprint(call, question);
-    const kept = this.#kept.get(id);
-    if (kept !== undefined) {
-      this.#kept.delete(id);
-      side.log(
-        `answered from the page before the call was re-issued: "${question.params.message}"`,
-      );
-      return question.settle({ ...kept, id: question.request.id });
-    }
     const stopKeepAlive = keepAlive(side, call, this.policy.keepAliveMs ?? 15_000);
     const waiters = this.#waiters.get(id) ?? new Set();
     this.#waiters.set(id, waiters);
     const done = (answer: Answer) => {
       waiters.delete(done);
       if (waiters.size === 0) this.#waiters.delete(id);
+      // Answered through an earlier row of the same question (answered before a crash, resumed
+      // late or kept): a copy still listed has nobody left to wait for it. On the row just
+      // answered this changes nothing (the store ends an open row only).
+      if (waiters.size === 0 && !this.#keeping && this.inbox.get(id) !== undefined)
+        this.inbox.cancel(id);
       question.signal.removeEventListener('abort', withdrawn);
       stopKeepAlive();
       question.settle({ ...answer, id: question.request.id });
@@ -165,6 +208,16 @@ export class PageQuestions {
     };
     waiters.add(done);
     question.signal.addEventListener('abort', withdrawn, { once: true });
+    // Waiting before looking: an answer kept from now on finds this call (see #answered).
+    const kept = question.signal.aborted ? undefined : await this.#kept.take(id);
+    if (kept !== undefined) {
+      side.log(
+        `answered from the page before the call was re-issued: "${question.params.message}"`,
+      );
+      return done(kept);
+    }
+    // Settled meanwhile (the answer of a question still parked), or withdrawn: nothing to park.
+    if (!waiters.has(done)) return;
     if (this.inbox.getSnapshot().some((open) => open.id === id)) return;
     const { expiresAt: _own, ...request } = question.request;
     const timeout = this.policy.questionTimeoutMs;
@@ -183,7 +236,7 @@ export class PageQuestions {
       if (!(isStoreError(error) && error.code === 'call_failed')) throw error;
     }
     if (question.signal.aborted) return this.#withdraw(id);
-    this.onAsked(parked);
+    this.events.asked(parked);
   }
 
   /** Ends a question for everyone (the page tells the person it was withdrawn). */
