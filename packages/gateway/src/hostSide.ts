@@ -244,7 +244,11 @@ async function push(
   }
 }
 
-/** A legacy host's call: questions pushed as they come, then the outcome. */
+/**
+ * A legacy host's call: each question pushed as soon as it comes, while the earlier ones are still
+ * open (a 2025 server may ask many at once and wait for all of them, so none may wait for another's
+ * answer), then the outcome once every push has settled.
+ */
 export async function toLegacyHost(
   side: HostSide,
   server: Server,
@@ -254,6 +258,9 @@ export async function toLegacyHost(
   served: Set<string> = new Set(),
 ) {
   const owed = new OwedCompletions();
+  // A step lists the questions still open too: each is pushed once.
+  const seen = new WeakSet<Question>();
+  const pushes = new Set<Promise<void>>();
   for (;;) {
     const step = await call.next();
     // Before the outcome: a host learns its URL step is done while its call is still open.
@@ -261,8 +268,16 @@ export async function toLegacyHost(
       await ctx.mcpReq
         .notify({ method: 'notifications/elicitation/complete', params: { elicitationId } })
         .catch(() => undefined);
-    if (step.kind !== 'questions') return outcome(step);
-    const questions = askable(side, call, servable(step.questions, served), modes);
-    await Promise.all(questions.map((question) => push(side, server, ctx, call, question, owed)));
+    if (step.kind !== 'questions') {
+      await Promise.all(pushes);
+      return outcome(step);
+    }
+    const fresh = step.questions.filter((question) => !seen.has(question));
+    for (const question of fresh) seen.add(question);
+    for (const question of askable(side, call, servable(fresh, served), modes)) {
+      const pushed = push(side, server, ctx, call, question, owed);
+      pushes.add(pushed);
+      void pushed.finally(() => pushes.delete(pushed));
+    }
   }
 }

@@ -24,6 +24,8 @@ export interface HostileHttpServer {
   log: HostileLog;
   /** Every JSON body the clients POSTed, parsed but unchecked (with `recordBodies` only). */
   bodies: unknown[];
+  /** The 2025 sessions open right now (one per client initialize, gone with its DELETE or close). */
+  sessionCount(): number;
   /** Drops every open connection and stops listening: the server vanishes mid-round. */
   close(): Promise<void>;
 }
@@ -96,6 +98,7 @@ export async function startHostileHttpServer(
     url: `http://127.0.0.1:${port}/mcp`,
     log,
     bodies,
+    sessionCount: () => sessions.size,
     close() {
       closed ??= (async () => {
         http.closeAllConnections();

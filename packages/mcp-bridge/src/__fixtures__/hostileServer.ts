@@ -22,7 +22,7 @@
  *   `huge_default` (a string field whose default is `size` characters), `many_choices` (a
  *   multi-select of `size` choices, every one in its default), `many_fields` (`size` properties,
  *   all required, each with a default), `many_questions` (`size` inputRequests in one round; in
- *   the legacy era `size` concurrent pushes in one call); modern only: `huge_state` (a
+ *   the legacy era `size` concurrent pushes in one call, each answer logged); modern only: `huge_state` (a
  *   `size`-character requestState). Answered, they report what came back ("accepted N keys" /
  *   "state-ok" / "answered N").
  */
@@ -249,14 +249,20 @@ export function createHostileServer(
     { description: 'Too many inputRequests', ...sized },
     async ({ size }, ctx) => {
       const entry = called('many_questions', ctx);
-      // Legacy era: `size` pushes at once inside the one call, answered in any order.
+      // Legacy era: `size` pushes at once inside the one call, answered in any order; each
+      // answer is logged as it comes (a gateway's bound cancels some long before the others).
       if (era === 'legacy') {
         const asked = Array.from({ length: size }, (_, index) =>
-          ctx.mcpReq.elicitInput({
-            mode: 'form',
-            message: `Question ${index}?`,
-            requestedSchema: confirmSchema,
-          }),
+          ctx.mcpReq
+            .elicitInput({
+              mode: 'form',
+              message: `Question ${index}?`,
+              requestedSchema: confirmSchema,
+            })
+            .then((value) => {
+              record({ tool: 'many_questions', era, kind: 'answer', value });
+              return value;
+            }),
         );
         const answers = await Promise.all(asked);
         return text(`answered ${answers.filter((answer) => answer.action === 'accept').length}`);
