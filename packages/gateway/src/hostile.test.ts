@@ -40,7 +40,8 @@ import {
   withDeadline,
 } from '../../mcp-bridge/src/__fixtures__/hostileHelpers';
 import type { HostileLog } from '../../mcp-bridge/src/__fixtures__/hostileServer';
-import { manualClock, useHostileGateway } from './__fixtures__/hostileGateway';
+import { useHostileGateway } from './__fixtures__/hostileGateway';
+import { manualClock } from './__fixtures__/manualClock';
 import { openHost, type HostKind, type Person } from './__fixtures__/hosts';
 
 failOnUnhandledRejections();
@@ -150,7 +151,7 @@ describe.each(combos)('host %s × hostile upstream %s', (kind, era) => {
       expect(host.asked).toHaveLength(expected.asked);
       if (expected.abandoned) {
         expect(setup.gateway.held).toBe(1);
-        clock.fire(HOLD_MS);
+        clock.advance(HOLD_MS);
       }
       await expect.poll(() => setup.gateway.open, { timeout: 15_000 }).toBe(0);
       expect(setup.gateway.held).toBe(0);

@@ -20,26 +20,3 @@ export function useHostileGateway(
 ): HostileGatewaySetup {
   return useGatewayInFront(startHostileHttpServer, era, options);
 }
-
-/** A gateway clock whose timers run only when the test fires them (by their delay). */
-export function manualClock() {
-  const timers = new Map<number, { callback: () => void; ms: number }>();
-  let next = 0;
-  return {
-    setTimeout(callback: () => void, ms: number): unknown {
-      timers.set(++next, { callback, ms });
-      return next;
-    },
-    clearTimeout(handle: unknown): void {
-      timers.delete(handle as number);
-    },
-    /** Runs (once) every pending timer set for `ms`. */
-    fire(ms: number): void {
-      for (const [handle, timer] of [...timers])
-        if (timer.ms === ms) {
-          timers.delete(handle);
-          timer.callback();
-        }
-    },
-  };
-}
