@@ -37,6 +37,7 @@ import {
 import type { BridgeExtension, CallProgress, Connection } from '@waitfor/mcp-bridge';
 import { connect, type StdioTarget } from '@waitfor/mcp-bridge/node';
 import { isRecord } from '@waitfor/runtime';
+import { AnswersOwed, type WatchedTransport } from './answersOwed';
 import { GatewayCall } from './call';
 import { HeldCalls, systemClock, type Clock } from './holds';
 import {
@@ -64,6 +65,13 @@ const inputKeyOf = (origin: unknown): string | undefined => {
   return typeof key === 'string' ? key : undefined;
 };
 
+/** How long closing a session waits for its owed answers, and then for the server's DELETE. */
+const CLOSE_BOUND_MS = 5_000;
+
+/** The SDK transport a connection's client speaks through (its public `transport`). */
+const transportOf = (connection: Connection) =>
+  (connection.client as Client).transport as unknown as WatchedTransport | undefined;
+
 const nameOf = (method: string, params: Record<string, unknown>): string =>
   String(method === 'resources/read' ? params['uri'] : params['name']);
 
@@ -83,6 +91,8 @@ class GatewayImpl implements Gateway, HostSide {
   readonly clock: Clock;
   readonly log: (line: string) => void;
   readonly cannotAsk: CannotAsk;
+  /** What the first connection still owes a 2025 server (answered before it closes). */
+  readonly answers = new AnswersOwed();
   connection!: Connection;
 
   constructor(readonly options: GatewayOptions) {
@@ -220,6 +230,7 @@ class GatewayImpl implements Gateway, HostSide {
         extensions: [this.extension(host)],
       });
       host.own = connection;
+      host.answers.watch(transportOf(connection));
       if (host.closed) await this.closeHost(host);
       return connection;
     } catch (error) {
@@ -237,16 +248,24 @@ class GatewayImpl implements Gateway, HostSide {
     host.own = undefined;
     if (own === undefined) return;
     this.opened.delete(host);
-    // An HTTP session is ended at the server too (DELETE), bounded: a server may never answer.
-    const transport = (own.client as Client).transport as
-      { terminateSession?: () => Promise<void> } | undefined;
+    // The answers its calls' ends gave the server's pushes (cancel) go out first; then an HTTP
+    // session is ended at the server too (DELETE). Both bounded: a server may never answer.
+    await this.bounded(host.answers.settled());
+    const transport = transportOf(own) as { terminateSession?: () => Promise<void> } | undefined;
+    await this.bounded(transport?.terminateSession?.().catch(() => undefined));
+    await own.close().catch(() => undefined);
+  }
+
+  /** `work`, waited for at most CLOSE_BOUND_MS on the gateway's clock. */
+  async bounded(work: Promise<unknown> | undefined): Promise<void> {
     let timer: unknown;
     await Promise.race([
-      transport?.terminateSession?.().catch(() => undefined),
-      new Promise((resolve) => (timer = this.clock.setTimeout(() => resolve(undefined), 5_000))),
+      work,
+      new Promise(
+        (resolve) => (timer = this.clock.setTimeout(() => resolve(undefined), CLOSE_BOUND_MS)),
+      ),
     ]);
     this.clock.clearTimeout(timer);
-    await own.close().catch(() => undefined);
   }
 
   /** Start a relayed call on `host`'s upstream (none: a session of its own for this call). */
@@ -413,6 +432,7 @@ class GatewayImpl implements Gateway, HostSide {
     for (const call of this.calls) call.cancel(reason);
     await Promise.all([...this.servers].map((server) => server.close().catch(() => undefined)));
     await Promise.all([...this.opened].map((host) => this.closeHost(host)));
+    await this.bounded(this.answers.settled());
     await this.connection.close();
   }
 }
@@ -427,5 +447,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     ...gateway.hostHandlers(() => gateway.lentTo),
     extensions: [gateway.extension()],
   });
+  // A 2025 server's pushes arrive on it while it is lent to a host (a 2026-07-28 one asks nothing).
+  if (gateway.connection.era === 'legacy') gateway.answers.watch(transportOf(gateway.connection));
   return gateway;
 }
