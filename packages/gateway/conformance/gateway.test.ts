@@ -114,10 +114,6 @@ const scenarios: Scenario[] = [
     scenario: 'tools-call-with-logging',
     revisions: legacyOnly,
     expected: ['tools-call-with-logging', wire],
-    // A 2026-07-28 server logs during a request only at the request's `logLevel` (_meta); the
-    // gateway sends none for a 2025 host's call (that host never set one, or set it with
-    // logging/setLevel, which is not carried over), so the host gets no log lines.
-    gatewayFailures: { modern: ['tools-call-with-logging'] },
   },
   ...['sampling', 'elicitation'].map((name) => ({
     scenario: `tools-call-${name}`,

@@ -10,6 +10,7 @@
  * the open keys of a call are unique, and an answer reaches its question by the question, never by
  * the upstream's key.
  */
+import type { LoggingLevel } from '@modelcontextprotocol/server';
 import {
   accept,
   cancel,
@@ -116,6 +117,10 @@ export class GatewayCall {
   #unanswered = false;
   /** The host leg's progress sink (each leg of a modern host has its own token). */
   progress: ((params: { progress: number; total?: number; message?: string }) => void) | undefined;
+  /** The log level the host asked for at the call's start (none: no log lines; logging.ts). */
+  logLevel: LoggingLevel | undefined;
+  /** The host leg's sink of the upstream's log lines for this call. */
+  log: ((params: Record<string, unknown>) => void) | undefined;
   /** The host's arguments of the call (what names the call to a page question's fingerprint). */
   arguments: unknown;
   /** A 2025 server's -32042 goes to the host as it is (a 2025 host with URL mode), not asked. */

@@ -1,5 +1,5 @@
 /** One host's share of a 2025 upstream: see the Routing part of gateway.ts's header. */
-import type { Server } from '@modelcontextprotocol/server';
+import type { LoggingLevel, Server } from '@modelcontextprotocol/server';
 import type { Connection } from '@waitfor/mcp-bridge';
 import { AnswersOwed } from './answersOwed';
 import type { GatewayCall } from './call';
@@ -20,6 +20,8 @@ export class HostUpstream {
   /** The session this host opened itself (closed with the host; the lent one is not). */
   own: Connection | undefined;
   closed = false;
+  /** The level the host set with logging/setLevel (a 2025 host; none: it asked for no lines). */
+  logLevel: LoggingLevel | undefined;
 
   constructor(readonly server?: Server) {}
 
