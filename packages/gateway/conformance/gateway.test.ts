@@ -39,6 +39,11 @@ interface Scenario extends Expectation {
    * as when others fail.
    */
   gatewayFailures?: Partial<Record<UpstreamEra, string[]>>;
+  /**
+   * Checks of a capability the gateway rightly does not offer through an upstream of this era:
+   * judged as the suite judges any server without it (it asks regardless), refused with -32601.
+   */
+  notOffered?: Partial<Record<UpstreamEra, string[]>>;
 }
 
 /**
@@ -133,10 +138,10 @@ const scenarios: Scenario[] = [
     scenario: `resources-${name}`,
     revisions: legacyOnly,
     expected: [`resources-${name}`, wire],
-    // The gateway offers a 2025 host `resources.subscribe` in front of a 2026-07-28 server and
-    // relays resources/(un)subscribe, which that revision removed (subscriptions/listen replaced
-    // it): the upstream answers -32601 Method not found.
-    gatewayFailures: { modern: [`resources-${name}`] },
+    // A 2026-07-28 server has no resources/subscribe (subscriptions/listen replaced it): in front
+    // of one the gateway offers a 2025 host no `resources.subscribe` (passThrough.ts), and refuses
+    // a subscribe as a server without it does.
+    notOffered: { modern: [`resources-${name}`] },
   })),
   { scenario: 'sep-2164-resource-not-found', revisions: modernOnly, expected: [wire] },
   ...['list', 'get-simple', 'get-with-args', 'get-embedded-resource', 'get-with-image'].map(
@@ -288,6 +293,16 @@ describe.each(['2025-11-25', '2026-07-28'] as const)('a %s client', (revision) =
     });
 
     test.each(upstreamEras)('passes through the gateway (a %s upstream), same checks', (era) => {
+      const absent = expectation.notOffered?.[era];
+      if (absent !== undefined) {
+        const checks = through.get(era)!.get(scenario) ?? [];
+        for (const id of absent)
+          expect(checks.find((check) => check.id === id)).toMatchObject({
+            status: 'FAILURE',
+            errorMessage: expect.stringMatching(/-32601|Method not found/),
+          });
+        return;
+      }
       const known = gatewayFailures?.[era] ?? [];
       const checks = judged(through.get(era)!, known);
       // The same checks in the same order with the same statuses, the known ones aside.
