@@ -358,6 +358,9 @@ class GatewayImpl implements Gateway, HostSide {
         // The level is the call's from its start: the upstream call is made once, with it.
         const logLevel = isModernRequest(ctx) ? requestedLevel(ctx) : host?.logLevel;
         call = this.start(method, params, host, logLevel);
+        // A same-era host's answers on a first call go to the upstream's first round (call.ts).
+        if (isModernRequest(ctx) && this.connection.era === 'modern')
+          call.answerFirstRound(ctx.mcpReq.inputResponses);
         // A 2025 host that can show a URL takes a 2025 server's -32042 as it is.
         call.urlRequiredPassesThrough = !isModernRequest(ctx) && hostModes(server, ctx).has('url');
       }
