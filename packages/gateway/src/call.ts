@@ -10,6 +10,7 @@
  * the open keys of a call are unique, and an answer reaches its question by the question, never by
  * the upstream's key.
  */
+import type { LoggingLevel } from '@modelcontextprotocol/server';
 import {
   accept,
   cancel,
@@ -114,8 +115,16 @@ export class GatewayCall {
   #keys = 0;
   /** The host's last retry left some of the questions it was given unanswered. */
   #unanswered = false;
+  /** Answers a host sent before any question (see answerFirstRound); taken by the first round. */
+  #early: Record<string, unknown> | undefined;
+  /** The questions asked under the upstream's own key (the only ones an early answer can name). */
+  readonly #ownKeyed = new WeakSet<Question>();
   /** The host leg's progress sink (each leg of a modern host has its own token). */
   progress: ((params: { progress: number; total?: number; message?: string }) => void) | undefined;
+  /** The log level the host asked for at the call's start (none: no log lines; logging.ts). */
+  logLevel: LoggingLevel | undefined;
+  /** The host leg's sink of the upstream's log lines for this call. */
+  log: ((params: Record<string, unknown>) => void) | undefined;
   /** The host's arguments of the call (what names the call to a page question's fingerprint). */
   arguments: unknown;
   /** A 2025 server's -32042 goes to the host as it is (a 2025 host with URL mode), not asked. */
@@ -170,6 +179,7 @@ export class GatewayCall {
         signal: withdrawn.signal,
         settle: (answer) => done() && resolve(answer),
       };
+      if (slot === key) this.#ownKeyed.add(question);
       this.#enqueue(question, signal);
     });
   }
@@ -195,6 +205,7 @@ export class GatewayCall {
         respond: (result) => done() && resolve(isRecord(result) ? result : {}),
         refuse: (error) => done() && reject(error),
       };
+      if (slot === key) this.#ownKeyed.add(question);
       this.#enqueue(question, signal);
     });
   }
@@ -274,6 +285,7 @@ export class GatewayCall {
         await new Promise((resolve) => setImmediate(resolve));
         if (this.#outcome !== undefined) return this.#outcome;
         for (const question of this.#queued.splice(0)) this.#asked.set(question.key, question);
+        this.#takeEarlyAnswers();
         if (this.#asked.size > 0)
           return { kind: 'questions', questions: [...this.#asked.values()] };
         continue;
@@ -292,6 +304,26 @@ export class GatewayCall {
         respond(question, responses[key]);
       else this.#unanswered = true;
     }
+  }
+
+  /**
+   * The inputResponses a same-era host sent on its first call, with no requestState (answers it
+   * already has, e.g. from an earlier attempt): the upstream's first round takes those whose key
+   * is one of its questions' own upstream keys, as the upstream itself would have; the others are
+   * ignored. Looked up per question (own keys only), so the host's map is never walked.
+   */
+  answerFirstRound(responses: Record<string, unknown> | undefined): void {
+    if (this.round === 0 && this.#asked.size === 0) this.#early = responses;
+  }
+
+  /** The first round's questions an early answer names are answered now, not given to the host. */
+  #takeEarlyAnswers(): void {
+    const early = this.#early;
+    this.#early = undefined;
+    if (early === undefined) return;
+    for (const question of [...this.#asked.values()])
+      if (this.#ownKeyed.has(question) && Object.hasOwn(early, question.key))
+        respond(question, early[question.key]);
   }
 
   /** End the call: the upstream call is aborted, its open questions answered cancel. */

@@ -25,6 +25,7 @@ import {
   ProtocolError,
   ProtocolErrorCode,
   Server,
+  type LoggingLevel,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import {
@@ -34,9 +35,9 @@ import {
   type RequestOrigin,
   type WaitForContext,
 } from '@waitfor/core';
-import type { BridgeExtension, CallProgress, Connection } from '@waitfor/mcp-bridge';
+import type { BridgeExtension, Connection } from '@waitfor/mcp-bridge';
 import { connect, type StdioTarget } from '@waitfor/mcp-bridge/node';
-import { isRecord } from '@waitfor/runtime';
+import { AnswersOwed, type WatchedTransport } from './answersOwed';
 import { GatewayCall } from './call';
 import { HeldCalls, systemClock, type Clock } from './holds';
 import {
@@ -50,22 +51,22 @@ import {
   type HostSide,
 } from './hostSide';
 import { HostUpstream } from './hostUpstream';
+import { logToCalls, requestedLevel } from './logging';
 import type { Gateway, GatewayOptions } from './options';
 import { registerPassThrough, relayedNotifications } from './passThrough';
+import { callUpstream, forwardNotifications, nameOf } from './upstreamCall';
 import { withUrlConsent } from './urlRequired';
 
 type HandlerContext = { signal?: AbortSignalLike | undefined; origin: RequestOrigin };
 
 export type { Gateway, GatewayOptions, Upstream } from './options';
 
-/** The upstream's inputRequests key a question's origin names (modern era), if it is a string. */
-const inputKeyOf = (origin: unknown): string | undefined => {
-  const key = isRecord(origin) ? origin['inputKey'] : undefined;
-  return typeof key === 'string' ? key : undefined;
-};
+/** How long closing a session waits for its owed answers, and then for the server's DELETE. */
+const CLOSE_BOUND_MS = 5_000;
 
-const nameOf = (method: string, params: Record<string, unknown>): string =>
-  String(method === 'resources/read' ? params['uri'] : params['name']);
+/** The SDK transport a connection's client speaks through (its public `transport`). */
+const transportOf = (connection: Connection) =>
+  (connection.client as Client).transport as unknown as WatchedTransport | undefined;
 
 class GatewayImpl implements Gateway, HostSide {
   readonly calls = new Set<GatewayCall>();
@@ -83,6 +84,8 @@ class GatewayImpl implements Gateway, HostSide {
   readonly clock: Clock;
   readonly log: (line: string) => void;
   readonly cannotAsk: CannotAsk;
+  /** What the first connection still owes a 2025 server (answered before it closes). */
+  readonly answers = new AnswersOwed();
   connection!: Connection;
 
   constructor(readonly options: GatewayOptions) {
@@ -116,6 +119,7 @@ class GatewayImpl implements Gateway, HostSide {
     const relay = (method: string, params: Record<string, unknown>) => {
       if (method === 'notifications/elicitation/complete')
         (host ?? this.lentTo)?.completions.complete(params['elicitationId']);
+      if (method === 'notifications/message' && this.logsOfCalls(host, params)) return;
       if (host !== undefined) host.notify(method, params);
       else if (this.connection?.era === 'modern') this.broadcast(method, params);
       else this.lentTo?.notify(method, params);
@@ -132,6 +136,36 @@ class GatewayImpl implements Gateway, HostSide {
         );
         return () => offs.forEach((off) => off());
       },
+    };
+  }
+
+  /**
+   * A log line that names no host goes to the calls it may belong to (logging.ts): every open call
+   * on a 2026-07-28 upstream, the calls of a session with no host-facing server of its own (a
+   * 2026-07-28 host's call over HTTP). Returns whether it was handled so.
+   */
+  logsOfCalls(host: HostUpstream | undefined, params: Record<string, unknown>): boolean {
+    if (this.connection?.era === 'modern') {
+      logToCalls(this.calls, params);
+      return true;
+    }
+    const owner = host ?? this.lentTo;
+    if (owner === undefined || owner.server !== undefined) return false;
+    logToCalls(owner.calls, params);
+    return true;
+  }
+
+  /** The host's logging/setLevel: kept for its calls, and told to a 2025 upstream on its session. */
+  setLevel(server: Server) {
+    return async (request: { params: { level: LoggingLevel } }, ctx: ServerContext) => {
+      const host = this.hosts.get(server);
+      if (host === undefined) return {};
+      host.logLevel = request.params.level;
+      if (this.connection.era === 'legacy') {
+        const client = (await this.upstreamOf(host)).client as Client;
+        await client.setLoggingLevel(request.params.level, { signal: ctx.mcpReq.signal });
+      }
+      return {};
     };
   }
 
@@ -220,6 +254,7 @@ class GatewayImpl implements Gateway, HostSide {
         extensions: [this.extension(host)],
       });
       host.own = connection;
+      host.answers.watch(transportOf(connection));
       if (host.closed) await this.closeHost(host);
       return connection;
     } catch (error) {
@@ -237,20 +272,33 @@ class GatewayImpl implements Gateway, HostSide {
     host.own = undefined;
     if (own === undefined) return;
     this.opened.delete(host);
-    // An HTTP session is ended at the server too (DELETE), bounded: a server may never answer.
-    const transport = (own.client as Client).transport as
-      { terminateSession?: () => Promise<void> } | undefined;
-    let timer: unknown;
-    await Promise.race([
-      transport?.terminateSession?.().catch(() => undefined),
-      new Promise((resolve) => (timer = this.clock.setTimeout(() => resolve(undefined), 5_000))),
-    ]);
-    this.clock.clearTimeout(timer);
+    // The answers its calls' ends gave the server's pushes (cancel) go out first; then an HTTP
+    // session is ended at the server too (DELETE). Both bounded: a server may never answer.
+    await this.bounded(host.answers.settled());
+    const transport = transportOf(own) as { terminateSession?: () => Promise<void> } | undefined;
+    await this.bounded(transport?.terminateSession?.().catch(() => undefined));
     await own.close().catch(() => undefined);
   }
 
+  /** `work`, waited for at most CLOSE_BOUND_MS on the gateway's clock. */
+  async bounded(work: Promise<unknown> | undefined): Promise<void> {
+    let timer: unknown;
+    await Promise.race([
+      work,
+      new Promise(
+        (resolve) => (timer = this.clock.setTimeout(() => resolve(undefined), CLOSE_BOUND_MS)),
+      ),
+    ]);
+    this.clock.clearTimeout(timer);
+  }
+
   /** Start a relayed call on `host`'s upstream (none: a session of its own for this call). */
-  start(method: string, params: Record<string, unknown>, host?: HostUpstream): GatewayCall {
+  start(
+    method: string,
+    params: Record<string, unknown>,
+    host?: HostUpstream,
+    logLevel?: LoggingLevel,
+  ): GatewayCall {
     const call = new GatewayCall(
       randomUUID(),
       method,
@@ -258,6 +306,7 @@ class GatewayImpl implements Gateway, HostSide {
       this.options.maxQuestions ?? 16,
     );
     call.arguments = params['arguments'];
+    call.logLevel = logLevel;
     const owner = host ?? new HostUpstream();
     this.calls.add(call);
     owner.calls.add(call);
@@ -271,7 +320,12 @@ class GatewayImpl implements Gateway, HostSide {
       try {
         const upstream = await this.upstreamOf(owner);
         return await withUrlConsent(
-          () => this.callUpstream(call, params, upstream, { signal, onprogress }),
+          () =>
+            callUpstream(call, params, upstream, {
+              signal,
+              onprogress,
+              timeout: this.options.callTimeoutMs ?? 600_000,
+            }),
           completion,
         );
       } finally {
@@ -281,45 +335,6 @@ class GatewayImpl implements Gateway, HostSide {
       }
     });
     return call;
-  }
-
-  callUpstream(
-    call: GatewayCall,
-    params: Record<string, unknown>,
-    connection: Connection,
-    listeners: { signal: AbortSignal; onprogress: (progress: CallProgress) => void },
-  ) {
-    const options = {
-      ...listeners,
-      timeout: this.options.callTimeoutMs ?? 600_000,
-      ...(connection.era === 'modern'
-        ? {
-            // The upstream's own inputRequests keys go with its questions (passed through).
-            waitFor: (request: Request, asked?: WaitForContext) =>
-              call.ask(request, asked?.signal, undefined, inputKeyOf(request.data?.origin)),
-            sampling: (params: Record<string, unknown>, context: HandlerContext) =>
-              call.relay(
-                'sampling/createMessage',
-                params,
-                context.signal,
-                inputKeyOf(context.origin),
-              ),
-            roots: (context: HandlerContext) =>
-              call.relay('roots/list', {}, context.signal, inputKeyOf(context.origin)) as never,
-          }
-        : {}),
-    };
-    if (call.method === 'tools/call')
-      return connection.callTool(
-        { name: call.name, arguments: (params['arguments'] ?? {}) as Record<string, unknown> },
-        options,
-      );
-    if (call.method === 'prompts/get')
-      return connection.getPrompt(
-        { name: call.name, arguments: (params['arguments'] ?? {}) as Record<string, string> },
-        options,
-      );
-    return connection.readResource({ uri: call.name }, options);
   }
 
   /** The handler of a relayed tools/call, prompts/get or resources/read. */
@@ -339,20 +354,17 @@ class GatewayImpl implements Gateway, HostSide {
         held.answer(ctx.mcpReq.inputResponses);
         call = held;
       } else {
-        call = this.start(method, params, this.hosts.get(server));
+        const host = this.hosts.get(server);
+        // The level is the call's from its start: the upstream call is made once, with it.
+        const logLevel = isModernRequest(ctx) ? requestedLevel(ctx) : host?.logLevel;
+        call = this.start(method, params, host, logLevel);
+        // A same-era host's answers on a first call go to the upstream's first round (call.ts).
+        if (isModernRequest(ctx) && this.connection.era === 'modern')
+          call.answerFirstRound(ctx.mcpReq.inputResponses);
         // A 2025 host that can show a URL takes a 2025 server's -32042 as it is.
         call.urlRequiredPassesThrough = !isModernRequest(ctx) && hostModes(server, ctx).has('url');
       }
-      const token = ctx.mcpReq._meta?.progressToken;
-      // Progress goes out in order, and all of it before the leg's answer.
-      let sent: Promise<unknown> = Promise.resolve();
-      if (token !== undefined)
-        call.progress = (progress) => {
-          const params = { progressToken: token, ...progress };
-          sent = sent.then(() =>
-            ctx.mcpReq.notify({ method: 'notifications/progress', params }).catch(() => undefined),
-          );
-        };
+      const sent = forwardNotifications(call, ctx);
       const stop = () => call.cancel(new Error('the host cancelled the call'));
       ctx.mcpReq.signal.addEventListener('abort', stop, { once: true });
       try {
@@ -362,9 +374,10 @@ class GatewayImpl implements Gateway, HostSide {
           ? await toModernHost(this, call, modes, served)
           : await toLegacyHost(this, server, ctx, call, modes, served);
       } finally {
-        await sent;
-        ctx.mcpReq.signal.removeEventListener('abort', stop);
         call.progress = undefined;
+        call.log = undefined;
+        await sent();
+        ctx.mcpReq.signal.removeEventListener('abort', stop);
       }
     };
   }
@@ -413,6 +426,7 @@ class GatewayImpl implements Gateway, HostSide {
     for (const call of this.calls) call.cancel(reason);
     await Promise.all([...this.servers].map((server) => server.close().catch(() => undefined)));
     await Promise.all([...this.opened].map((host) => this.closeHost(host)));
+    await this.bounded(this.answers.settled());
     await this.connection.close();
   }
 }
@@ -427,5 +441,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     ...gateway.hostHandlers(() => gateway.lentTo),
     extensions: [gateway.extension()],
   });
+  // A 2025 server's pushes arrive on it while it is lent to a host (a 2026-07-28 one asks nothing).
+  if (gateway.connection.era === 'legacy') gateway.answers.watch(transportOf(gateway.connection));
   return gateway;
 }

@@ -1,6 +1,7 @@
 /** One host's share of a 2025 upstream: see the Routing part of gateway.ts's header. */
-import type { Server } from '@modelcontextprotocol/server';
+import type { LoggingLevel, Server } from '@modelcontextprotocol/server';
 import type { Connection } from '@waitfor/mcp-bridge';
+import { AnswersOwed } from './answersOwed';
 import type { GatewayCall } from './call';
 import { Completions } from './urlRequired';
 
@@ -13,10 +14,14 @@ export class HostUpstream {
   readonly calls = new Set<GatewayCall>();
   /** The URL completions its upstream session sends (what a -32042 retry waits for). */
   readonly completions = new Completions();
+  /** What its own upstream session still owes the server (answered before the session closes). */
+  readonly answers = new AnswersOwed();
   connection: Promise<Connection> | undefined;
   /** The session this host opened itself (closed with the host; the lent one is not). */
   own: Connection | undefined;
   closed = false;
+  /** The level the host set with logging/setLevel (a 2025 host; none: it asked for no lines). */
+  logLevel: LoggingLevel | undefined;
 
   constructor(readonly server?: Server) {}
 

@@ -76,6 +76,40 @@ describe('a 2026-07-28 host in front of a 2026-07-28 server', () => {
     expect(done.text).toBe('round 1: region=for-region q1=for-q1');
   });
 
+  test('answers on a first call (no requestState) answer the first round under their keys; unknown keys are ignored', async () => {
+    const done = await leg(
+      endpointUrl(),
+      20,
+      { keys: ['region'] },
+      {
+        inputResponses: {
+          region: { action: 'accept', content: { value: 'early' } },
+          unknown_key: { action: 'accept', content: { value: 'ignored' } },
+        },
+      },
+    );
+    // The host is not asked what it already answered: the call completes in one leg.
+    expect(done.inputRequests).toEqual({});
+    expect(done.text).toBe('round 1: region=early');
+  });
+
+  test('answers on a first call under no key the server asks: the host is asked as usual', async () => {
+    const first = await leg(
+      endpointUrl(),
+      21,
+      { keys: ['region'] },
+      { inputResponses: { other: { action: 'accept', content: { value: 'stray' } } } },
+    );
+    expect(Object.keys(first.inputRequests)).toEqual(['region']);
+    const done = await leg(
+      endpointUrl(),
+      22,
+      { keys: ['region'] },
+      { inputResponses: answerAll(['region'], () => 'asked'), requestState: first.requestState },
+    );
+    expect(done.text).toBe('round 1: region=asked');
+  });
+
   test('a key past the bound is given a gateway key; the answer still reaches the server under its own', async () => {
     const long = 'k'.repeat(MAX_KEY_LENGTH + 1);
     const keys = ['short', long];

@@ -27,8 +27,12 @@ const content = (result: object): Record<string, unknown> =>
 
 const listenerOf = (ctx: ServerContext) => ({ signal: ctx.mcpReq.signal });
 
+type Handler = (request: never, ctx: ServerContext) => Promise<unknown>;
+
 interface Relay {
-  relay(server: Server, method: string): (request: never, ctx: ServerContext) => Promise<unknown>;
+  relay(server: Server, method: string): Handler;
+  /** The host's logging/setLevel (kept for its calls; see logging.ts). */
+  setLevel(server: Server): Handler;
 }
 
 /**
@@ -79,6 +83,7 @@ export function registerPassThrough(
       );
     }
   }
+  if (upstream.logging !== undefined) on('logging/setLevel', gateway.setLevel(server));
   if (upstream.completions !== undefined)
     on('completion/complete', async (request: { params: never }, ctx) =>
       content(await (await clientOf()).complete(request.params, listenerOf(ctx))),

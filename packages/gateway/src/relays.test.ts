@@ -12,11 +12,13 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   CreateMessageRequestSchema,
+  EmptyResultSchema,
   ListRootsRequestSchema,
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { startDualEraHttpServer } from '../../mcp-bridge/src/__fixtures__/dualEraServer';
+import { startEverythingServer } from '../conformance/everythingServer';
 import { textOf, type HostKind } from './__fixtures__/hosts';
 import { startLegacyHttpServer } from './__fixtures__/legacyServer';
 import { createGateway, serveHttp, type Gateway, type HttpEndpoint } from './index';
@@ -231,6 +233,45 @@ describe('resource subscriptions of a 2025 server', () => {
       expect(client.getServerCapabilities()?.resources?.subscribe).toBeUndefined();
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe('resource subscriptions of a 2026-07-28 server', () => {
+  let upstream: HttpEndpoint;
+  let gateway: Gateway;
+  let endpoint: HttpEndpoint;
+  beforeAll(async () => {
+    upstream = await startEverythingServer();
+    gateway = await createGateway({
+      upstream: { url: upstream.url },
+      era: 'modern',
+      log: () => undefined,
+    });
+    endpoint = await serveHttp(gateway);
+  });
+  afterAll(async () => {
+    await endpoint.close();
+    await gateway.close();
+    await upstream.close();
+  });
+
+  // Its revision has no resources/subscribe (subscriptions/listen replaced it): a 2025 host is
+  // offered none, and one that subscribes anyway is refused as by a server without subscribe.
+  test('a 2025 host is offered no subscribe; a subscribe anyway is -32601', async () => {
+    const host = new V1Client({ name: 'subscriber', version: '1.0.0' }, { capabilities: {} });
+    await host.connect(new V1Http(new URL(endpoint.url)));
+    try {
+      expect(host.getServerCapabilities()?.resources).toBeDefined();
+      expect(host.getServerCapabilities()?.resources?.subscribe).toBeUndefined();
+      await expect(
+        host.request(
+          { method: 'resources/subscribe', params: { uri: 'test://watched-resource' } },
+          EmptyResultSchema,
+        ),
+      ).rejects.toMatchObject({ code: -32601 });
+    } finally {
+      await host.close();
     }
   });
 });

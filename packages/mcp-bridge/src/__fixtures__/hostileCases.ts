@@ -37,26 +37,9 @@ export interface KnownDefect {
   /** Why it is wrong, and where. */
   reason: string;
   eras: readonly Era[];
-  /**
-   * What the path ends in today, or what the server's pushed question ends in (`serverSees`: one
-   * of these entries of its log, in a race the test cannot order).
-   */
-  today: Ending | { hangs: true } | { serverSees: readonly string[] };
+  /** What the path ends in today. */
+  today: Ending | { hangs: true };
 }
-
-/**
- * Through the gateway, a 2026-07-28 host that gives up on a legacy server's question (its handler
- * throws, or it aborts) never retries: the gateway ends the held call at `holdMs` and closes the
- * call's own upstream session as soon as the call settles, while the bridge's `cancel` answer to
- * the pushed question is still on its way — so the server sees `cancel` or, as often, its push
- * failing with the closed connection. The question should always be answered `cancel`.
- */
-const gatewayClosesBeforeCancel: KnownDefect = {
-  reason:
-    "packages/gateway/src/gateway.ts start(): closeHost(owner) runs when the call settles, racing the bridge's cancel answer to the open push",
-  eras: ['legacy'],
-  today: { serverSees: ['answer {"action":"cancel"}', 'refusal CONNECTION_CLOSED'] },
-};
 
 /** One hostile case. */
 export interface HostileCase {
@@ -154,7 +137,6 @@ export const hostileCases: readonly HostileCase[] = [
     ends: { legacy: { result: '{"action":"cancel"}' }, modern: { error: 'wait_failed' } },
     asked: 1,
     sent: { legacy: 1, modern: 0 },
-    knownDefects: { gateway: gatewayClosesBeforeCancel },
   },
   {
     title: 'an abort ends a question nobody answers, and reaches its waitFor',
@@ -164,7 +146,6 @@ export const hostileCases: readonly HostileCase[] = [
     asked: 1,
     // Legacy: the server's pushed question is answered cancel, once; modern: no retry.
     sent: { legacy: 1, modern: 0 },
-    knownDefects: { gateway: gatewayClosesBeforeCancel },
   },
   {
     title: 'an answer for another Request is not sent as this one',
