@@ -16,12 +16,12 @@ import {
   ListRootsRequestSchema,
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { startDualEraHttpServer } from '../../mcp-bridge/src/__fixtures__/dualEraServer';
 import { startEverythingServer } from '../conformance/everythingServer';
+import { useGatewayInFront } from './__fixtures__/gateway';
 import { textOf, type HostKind } from './__fixtures__/hosts';
 import { startLegacyHttpServer } from './__fixtures__/legacyServer';
-import { createGateway, serveHttp, type Gateway, type HttpEndpoint } from './index';
 
 interface RelayHost {
   /** What the host was asked, by method. */
@@ -92,22 +92,10 @@ async function openRelayHost(kind: HostKind, url: string, declared: boolean): Pr
 const kinds: HostKind[] = ['v1', 'v2-modern'];
 
 describe('a 2025 server pushes sampling and roots', () => {
-  let upstream: Awaited<ReturnType<typeof startLegacyHttpServer>>;
-  let gateway: Gateway;
-  let endpoint: HttpEndpoint;
-  beforeAll(async () => {
-    upstream = await startLegacyHttpServer();
-    gateway = await createGateway({ upstream: { url: upstream.url }, log: () => undefined });
-    endpoint = await serveHttp(gateway);
-  });
-  afterAll(async () => {
-    await endpoint.close();
-    await gateway.close();
-    await upstream.close();
-  });
+  const setup = useGatewayInFront(startLegacyHttpServer, undefined);
 
   test.each(kinds)('host %s answers them in its own era', async (kind) => {
-    const host = await openRelayHost(kind, endpoint.url, true);
+    const host = await openRelayHost(kind, setup.endpoint.url, true);
     try {
       expect(JSON.parse(textOf(await host.call('sample')))).toEqual({
         model: `model-of-${kind}`,
@@ -121,7 +109,7 @@ describe('a 2025 server pushes sampling and roots', () => {
   });
 
   test.each(kinds)('host %s declared neither: the server is refused (-32601)', async (kind) => {
-    const host = await openRelayHost(kind, endpoint.url, false);
+    const host = await openRelayHost(kind, setup.endpoint.url, false);
     try {
       expect(textOf(await host.call('sample'))).toBe('error:-32601');
       expect(textOf(await host.call('roots'))).toBe('error:-32601');
@@ -133,26 +121,10 @@ describe('a 2025 server pushes sampling and roots', () => {
 });
 
 describe('a 2026-07-28 server asks sampling and roots as inputRequests', () => {
-  let upstream: Awaited<ReturnType<typeof startDualEraHttpServer>>;
-  let gateway: Gateway;
-  let endpoint: HttpEndpoint;
-  beforeAll(async () => {
-    upstream = await startDualEraHttpServer();
-    gateway = await createGateway({
-      upstream: { url: upstream.url },
-      era: 'modern',
-      log: () => undefined,
-    });
-    endpoint = await serveHttp(gateway);
-  });
-  afterAll(async () => {
-    await endpoint.close();
-    await gateway.close();
-    await upstream.close();
-  });
+  const setup = useGatewayInFront(startDualEraHttpServer, 'modern');
 
   test.each(kinds)('host %s answers them in its own era', async (kind) => {
-    const host = await openRelayHost(kind, endpoint.url, true);
+    const host = await openRelayHost(kind, setup.endpoint.url, true);
     try {
       expect(textOf(await host.call('ask_sampling'))).toBe(`model=model-of-${kind}`);
       expect(textOf(await host.call('ask_roots'))).toBe(`file:///home/${kind}`);
@@ -163,12 +135,12 @@ describe('a 2026-07-28 server asks sampling and roots as inputRequests', () => {
   });
 
   test.each(kinds)('host %s declared neither: its call fails, nothing is asked', async (kind) => {
-    const host = await openRelayHost(kind, endpoint.url, false);
+    const host = await openRelayHost(kind, setup.endpoint.url, false);
     try {
       await expect(host.call('ask_sampling')).rejects.toThrow(/sampling\/createMessage/);
       await expect(host.call('ask_roots')).rejects.toThrow(/roots\/list/);
       expect(host.seen).toEqual([]);
-      expect(gateway.open).toBe(0);
+      expect(setup.gateway.open).toBe(0);
     } finally {
       await host.close();
     }
@@ -176,26 +148,14 @@ describe('a 2026-07-28 server asks sampling and roots as inputRequests', () => {
 });
 
 describe('resource subscriptions of a 2025 server', () => {
-  let upstream: Awaited<ReturnType<typeof startLegacyHttpServer>>;
-  let gateway: Gateway;
-  let endpoint: HttpEndpoint;
-  beforeAll(async () => {
-    upstream = await startLegacyHttpServer();
-    gateway = await createGateway({ upstream: { url: upstream.url }, log: () => undefined });
-    endpoint = await serveHttp(gateway);
-  });
-  afterAll(async () => {
-    await endpoint.close();
-    await gateway.close();
-    await upstream.close();
-  });
+  const setup = useGatewayInFront(startLegacyHttpServer, undefined);
 
   const subscriber = async (updates: string[]) => {
     const host = new V1Client({ name: 'subscriber', version: '1.0.0' }, { capabilities: {} });
     host.setNotificationHandler(ResourceUpdatedNotificationSchema, async (notification) => {
       updates.push(notification.params.uri);
     });
-    await host.connect(new V1Http(new URL(endpoint.url)));
+    await host.connect(new V1Http(new URL(setup.endpoint.url)));
     return host;
   };
 
@@ -227,7 +187,7 @@ describe('resource subscriptions of a 2025 server', () => {
     const client = new V2Client({ name: 'modern', version: '1.0.0' }, {
       versionNegotiation: { mode: { pin: '2026-07-28' } },
     } as never);
-    await client.connect(new V2Http(new URL(endpoint.url)));
+    await client.connect(new V2Http(new URL(setup.endpoint.url)));
     try {
       expect(client.getServerCapabilities()?.resources).toBeDefined();
       expect(client.getServerCapabilities()?.resources?.subscribe).toBeUndefined();
@@ -238,29 +198,13 @@ describe('resource subscriptions of a 2025 server', () => {
 });
 
 describe('resource subscriptions of a 2026-07-28 server', () => {
-  let upstream: HttpEndpoint;
-  let gateway: Gateway;
-  let endpoint: HttpEndpoint;
-  beforeAll(async () => {
-    upstream = await startEverythingServer();
-    gateway = await createGateway({
-      upstream: { url: upstream.url },
-      era: 'modern',
-      log: () => undefined,
-    });
-    endpoint = await serveHttp(gateway);
-  });
-  afterAll(async () => {
-    await endpoint.close();
-    await gateway.close();
-    await upstream.close();
-  });
+  const setup = useGatewayInFront(startEverythingServer, 'modern');
 
   // Its revision has no resources/subscribe (subscriptions/listen replaced it): a 2025 host is
   // offered none, and one that subscribes anyway is refused as by a server without subscribe.
   test('a 2025 host is offered no subscribe; a subscribe anyway is -32601', async () => {
     const host = new V1Client({ name: 'subscriber', version: '1.0.0' }, { capabilities: {} });
-    await host.connect(new V1Http(new URL(endpoint.url)));
+    await host.connect(new V1Http(new URL(setup.endpoint.url)));
     try {
       expect(host.getServerCapabilities()?.resources).toBeDefined();
       expect(host.getServerCapabilities()?.resources?.subscribe).toBeUndefined();

@@ -13,47 +13,15 @@ import {
   ElicitationCompleteNotificationSchema,
   ElicitRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { useGatewayOverHttp } from './__fixtures__/gateway';
+import { describe, expect, test } from 'vitest';
+import { useGatewayInFront, useGatewayOverHttp } from './__fixtures__/gateway';
 import { openHost, textOf, type Declared, type HostKind, type Person } from './__fixtures__/hosts';
-import {
-  NEEDS_URL,
-  startLegacyHttpServer,
-  type LegacyHttpServer,
-} from './__fixtures__/legacyServer';
+import { NEEDS_URL, startLegacyHttpServer } from './__fixtures__/legacyServer';
 import { startKeyedServer, VISIT_URL } from './__fixtures__/keyedServer';
-import {
-  createGateway,
-  serveHttp,
-  type Clock,
-  type Gateway,
-  type GatewayOptions,
-  type HttpEndpoint,
-} from './index';
+import type { Clock } from './index';
 
 /** A clock whose timers never fire: a retry can only follow the server's completion. */
 const stoppedClock: Clock = { setTimeout: () => 0, clearTimeout: () => undefined };
-
-/** A gateway over HTTP in front of the 2025 fixture (over HTTP), for the enclosing suite. */
-function useLegacyGateway(options: Omit<GatewayOptions, 'upstream' | 'log'> = {}) {
-  const running: { upstream?: LegacyHttpServer; gateway?: Gateway; endpoint?: HttpEndpoint } = {};
-  const logs: string[] = [];
-  beforeAll(async () => {
-    running.upstream = await startLegacyHttpServer();
-    running.gateway = await createGateway({
-      ...options,
-      upstream: { url: running.upstream.url },
-      log: (line) => logs.push(line),
-    });
-    running.endpoint = await serveHttp(running.gateway);
-  });
-  afterAll(async () => {
-    await running.endpoint?.close();
-    await running.gateway?.close();
-    await running.upstream?.close();
-  });
-  return { url: () => running.endpoint!.url, upstream: () => running.upstream!, logs };
-}
 
 async function withHost<T>(
   kind: HostKind,
@@ -101,11 +69,11 @@ async function failure(call: Promise<unknown>) {
 }
 
 describe('a 2025 server answers a call with -32042', () => {
-  const setup = useLegacyGateway({ clock: stoppedClock });
+  const setup = useGatewayInFront(startLegacyHttpServer, undefined, { clock: stoppedClock });
 
   test('a 2025 host that declared URL mode gets it unchanged, then the completion, and its retry completes', async () => {
-    const direct = await openCompletionHost(setup.upstream().url);
-    const host = await openCompletionHost(setup.url());
+    const direct = await openCompletionHost(setup.upstream.url);
+    const host = await openCompletionHost(setup.endpoint.url);
     try {
       const expected = await failure(direct.client.callTool({ name: 'needs_url', arguments: {} }));
       expect(expected.code).toBe(-32042);
@@ -132,7 +100,7 @@ describe('a 2025 server answers a call with -32042', () => {
   test('a 2026-07-28 host is asked the URL instead (never -32042); the retry follows the completion', async () => {
     await withHost(
       'v2-modern',
-      setup.url(),
+      setup.endpoint.url,
       async (params) => {
         // The person visits the URL (the server then sends its completion), then consents.
         expect((await fetch(String(params['url']))).status).toBe(200);
@@ -153,7 +121,7 @@ describe('a 2025 server answers a call with -32042', () => {
     async (action) => {
       await withHost(
         'v2-modern',
-        setup.url(),
+        setup.endpoint.url,
         async () => ({ action }),
         async (host) => {
           const got = await failure(host.callTool('needs_url'));
@@ -170,7 +138,7 @@ describe('a 2025 server answers a call with -32042', () => {
     const before = setup.logs.length;
     await withHost(
       'v1',
-      setup.url(),
+      setup.endpoint.url,
       async () => ({ action: 'accept' }),
       async (host) => {
         const got = await failure(host.callTool('needs_url'));
@@ -185,7 +153,7 @@ describe('a 2025 server answers a call with -32042', () => {
 });
 
 describe('a 2025 server sends a hostile -32042', () => {
-  const setup = useLegacyGateway({ clock: stoppedClock });
+  const setup = useGatewayInFront(startLegacyHttpServer, undefined, { clock: stoppedClock });
 
   test.each([
     ['data.elicitations that is not a list', {}],
@@ -193,7 +161,7 @@ describe('a 2025 server sends a hostile -32042', () => {
   ])('%s: a 2026-07-28 host is told, asked nothing, never sent -32042', async (_, args) => {
     await withHost(
       'v2-modern',
-      setup.url(),
+      setup.endpoint.url,
       async () => ({ action: 'accept' }),
       async (host) => {
         const got = await failure(host.callTool('needs_url_bad', args));
@@ -207,7 +175,7 @@ describe('a 2025 server sends a hostile -32042', () => {
   test('a 2025 host with URL mode gets it as the server sent it (its own to refuse)', async () => {
     await withHost(
       'v1',
-      setup.url(),
+      setup.endpoint.url,
       async () => ({ action: 'accept' }),
       async (host) => {
         const got = await failure(host.callTool('needs_url_bad', { count: 17 }));
@@ -220,13 +188,13 @@ describe('a 2025 server sends a hostile -32042', () => {
 
 describe('a 2025 server that asks for the same URL again after consent', () => {
   // The completion never comes: the retry follows the bound, at once.
-  const setup = useLegacyGateway({ completionMs: 0 });
+  const setup = useGatewayInFront(startLegacyHttpServer, undefined, { completionMs: 0 });
 
   test('the call ends (no loop) with an error saying so', async () => {
     let asked = 0;
     await withHost(
       'v2-modern',
-      setup.url(),
+      setup.endpoint.url,
       async () => {
         asked += 1;
         return { action: 'accept' };
@@ -274,22 +242,10 @@ describe('a 2026-07-28 server asks a 2025 host for a URL', () => {
 });
 
 describe('a 2026-07-28 server asks a 2025 host for the same URL in three rounds', () => {
-  let upstream: Awaited<ReturnType<typeof startKeyedServer>>;
-  let gateway: Gateway;
-  let endpoint: HttpEndpoint;
-  beforeAll(async () => {
-    upstream = await startKeyedServer();
-    gateway = await createGateway({ upstream: { url: upstream.url }, log: () => undefined });
-    endpoint = await serveHttp(gateway);
-  });
-  afterAll(async () => {
-    await endpoint.close();
-    await gateway.close();
-    await upstream.close();
-  });
+  const setup = useGatewayInFront(startKeyedServer, undefined);
 
   test('every push carries the same elicitationId; one completion, once the server moved past it', async () => {
-    const host = await openCompletionHost(endpoint.url);
+    const host = await openCompletionHost(setup.endpoint.url);
     const pushed: Array<{ id: string; completedBefore: number }> = [];
     host.client.setRequestHandler(ElicitRequestSchema, async (request) => {
       expect(request.params).toMatchObject({ mode: 'url', url: VISIT_URL });

@@ -31,10 +31,10 @@ export interface GatewaySetup<U extends HttpUpstream = DualEraHttpServer> {
   logs: string[];
 }
 
-/** A gateway in front of the upstream `start` opens, for the enclosing suite. */
+/** A gateway in front of the upstream `start` opens, for the enclosing suite (era undefined: found out). */
 export function useGatewayInFront<U extends HttpUpstream>(
   start: () => Promise<U>,
-  era: 'legacy' | 'modern',
+  era: 'legacy' | 'modern' | undefined,
   options: Omit<GatewayOptions, 'upstream' | 'era' | 'log'> = {},
 ): GatewaySetup<U> {
   let running: Omit<GatewaySetup<U>, 'logs'> | undefined;
@@ -44,7 +44,7 @@ export function useGatewayInFront<U extends HttpUpstream>(
     const gateway = await createGateway({
       ...options,
       upstream: { url: upstream.url },
-      era,
+      ...(era === undefined ? {} : { era }),
       log: (line) => logs.push(line),
     });
     running = { upstream, gateway, endpoint: await serveHttp(gateway) };
