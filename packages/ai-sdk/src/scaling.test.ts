@@ -7,12 +7,9 @@
  * the most listeners waitfor's code holds on one signal (the model's included) does not grow; no
  * process warning; no question is left open once the execution ends. No time is measured.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { textOf } from '../../mcp-bridge/src/__fixtures__/clients';
-import {
-  startHostileHttpServer,
-  type HostileHttpServer,
-} from '../../mcp-bridge/src/__fixtures__/hostileHttp';
+import { useHostileHttpServer } from '../../mcp-bridge/src/__fixtures__/hostileHttp';
 import {
   countListeners,
   largestFor,
@@ -24,13 +21,7 @@ import {
 import { openSource, sourcePaths } from './__fixtures__/sources';
 import { mcpTools } from './index';
 
-let server: HostileHttpServer;
-beforeAll(async () => {
-  server = await startHostileHttpServer();
-});
-afterAll(async () => {
-  await server?.close();
-});
+const server = useHostileHttpServer();
 
 const processWarnings = recordWarningLines();
 

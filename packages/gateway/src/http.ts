@@ -13,7 +13,9 @@
  * - a 2026-07-28 tools/call served for a gateway has its `Mcp-Param-*` headers checked against its
  *   arguments and the upstream's tool schemas (SEP-2243, toolSchemas.ts); any host's tools/list
  *   makes the next call fetch the upstream's list afresh.
- * Bounded: at most `maxSessions` legacy sessions, bodies up to `maxBodyBytes`.
+ * Bounded: at most `maxSessions` legacy sessions (an idle one expires after `sessionIdleMs`, and
+ * gives its place to a new one when the endpoint is full: legacySessions.ts), bodies up to
+ * `maxBodyBytes`.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';

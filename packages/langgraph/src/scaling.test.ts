@@ -11,12 +11,9 @@
  */
 import { Command, MemorySaver } from '@langchain/langgraph';
 import { accept } from '@waitfor/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bridgePaths, openClient } from '../../mcp-bridge/src/__fixtures__/clients';
-import {
-  startHostileHttpServer,
-  type HostileHttpServer,
-} from '../../mcp-bridge/src/__fixtures__/hostileHttp';
+import { useHostileHttpServer } from '../../mcp-bridge/src/__fixtures__/hostileHttp';
 import {
   countListeners,
   largestFor,
@@ -28,13 +25,7 @@ import {
 import { toolGraph } from './__fixtures__/graph';
 import { waitforInterrupts, type InterruptSource } from './index';
 
-let server: HostileHttpServer;
-beforeAll(async () => {
-  server = await startHostileHttpServer();
-});
-afterAll(async () => {
-  await server?.close();
-});
+const server = useHostileHttpServer();
 
 const processWarnings = recordWarningLines();
 

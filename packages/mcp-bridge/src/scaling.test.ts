@@ -10,9 +10,9 @@
  * deadline catches a blocked loop. The counting, the sizes and why the legacy era stops at 1,400:
  * __fixtures__/scaleCases.ts, shared with the gateway's and the adapters' scale suites.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bridgePaths, openClient, textOf } from './__fixtures__/clients';
-import { startHostileHttpServer, type HostileHttpServer } from './__fixtures__/hostileHttp';
+import { useHostileHttpServer } from './__fixtures__/hostileHttp';
 import {
   countListeners,
   largestFor,
@@ -22,13 +22,7 @@ import {
   scaleSizes,
 } from './__fixtures__/scaleCases';
 
-let server: HostileHttpServer;
-beforeAll(async () => {
-  server = await startHostileHttpServer();
-});
-afterAll(async () => {
-  await server?.close();
-});
+const server = useHostileHttpServer();
 
 const processWarnings = recordWarningLines();
 
