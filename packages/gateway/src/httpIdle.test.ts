@@ -112,13 +112,9 @@ describe('2025 sessions at the HTTP endpoint expire when idle', () => {
     // The first is used again: the second is now the longer idle.
     expect((await raw(url, { headers: sessionHeaders(first), body: listTools })).status).toBe(200);
     const third = await rawSession(url);
-    expect((await raw(url, { headers: sessionHeaders(second), body: listTools })).status).toBe(
-      404,
-    );
+    expect((await raw(url, { headers: sessionHeaders(second), body: listTools })).status).toBe(404);
     for (const kept of [first, third])
-      expect((await raw(url, { headers: sessionHeaders(kept), body: listTools })).status).toBe(
-        200,
-      );
+      expect((await raw(url, { headers: sessionHeaders(kept), body: listTools })).status).toBe(200);
   });
 
   test('a host whose person is answering inside an open call is neither expired nor reclaimed', async () => {

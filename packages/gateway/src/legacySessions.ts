@@ -30,6 +30,7 @@ export function refuse(response: ServerResponse, status: number, code: number, m
 
 type Side = 'host' | 'gateway';
 type Message = Parameters<NodeStreamableHTTPServerTransport['send']>[0];
+type SendOptions = Parameters<NodeStreamableHTTPServerTransport['send']>[1];
 
 /** A request's key among the unanswered: who sent it and its id (`1` and `"1"` stay apart). */
 const keyOf = (sender: Side, id: unknown) => `${sender}:${JSON.stringify(id)}`;
@@ -53,14 +54,15 @@ class WatchedTransport extends NodeStreamableHTTPServerTransport {
     this.onchange?.();
   }
 
-  override async send(message: Message, options?: Parameters<WatchedTransport['send']>[1]) {
+  override async send(message: Message, options?: SendOptions) {
     this.note(message, 'gateway');
     try {
       await super.send(message, options);
     } catch (error) {
       // A request that never reached the host will never be answered.
-      if (isRecord(message) && typeof message['method'] === 'string' && message['id'] !== undefined)
-        this.unanswered.delete(keyOf('gateway', message['id']));
+      const sent: Record<string, unknown> = isRecord(message) ? message : {};
+      if (typeof sent['method'] === 'string' && sent['id'] !== undefined)
+        this.unanswered.delete(keyOf('gateway', sent['id']));
       this.onchange?.();
       throw error;
     }
