@@ -17,31 +17,22 @@
  * gives its place to a new one when the endpoint is full: legacySessions.ts), bodies up to
  * `maxBodyBytes`.
  */
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Client } from '@modelcontextprotocol/client';
-import {
-  NodeStreamableHTTPServerTransport,
-  toNodeHandler,
-  toWebRequest,
-} from '@modelcontextprotocol/node';
+import { toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import {
   createMcpHandler,
-  isInitializeRequest,
   isLegacyRequest,
   localhostAllowedHostnames,
-  type McpServer,
-  type Server,
   validateHostHeader,
   validateOriginHeader,
 } from '@modelcontextprotocol/server';
 import { isRecord } from '@waitfor/runtime';
 import type { Gateway } from './gateway';
+import { systemClock, type Clock } from './holds';
+import { LegacySessions, refuse, type ServerFactory } from './legacySessions';
 import { ToolSchemas } from './toolSchemas';
-
-/** What one request or session is served by: a fresh MCP server (the gateway's, or a test's). */
-export type ServerFactory = (options: { track?: boolean }) => McpServer | Server;
 
 /** Options of serveHttp. */
 export interface ServeHttpOptions {
@@ -49,8 +40,20 @@ export interface ServeHttpOptions {
   hostname?: string;
   /** Default: any free port. */
   port?: number;
-  /** Legacy-era sessions open at once (default 64); past it a new session gets HTTP 503. */
+  /**
+   * Legacy-era sessions open at once (default 64). When full, a new session takes the place of the
+   * longest-idle one; only when every one is busy does it get HTTP 503.
+   */
   maxSessions?: number;
+  /**
+   * How long a legacy-era session may stay idle — no request in flight, no GET or SSE stream open,
+   * no call or question of its host unanswered — before it is closed (its id then gets 404);
+   * default 5 minutes (a connected SDK client keeps its GET stream open, so this is how long the
+   * session of a host that left without a DELETE holds its place and its upstream session).
+   */
+  sessionIdleMs?: number;
+  /** Timers (tests inject a fake clock; pass the gateway's). */
+  clock?: Clock;
   /** Request body bound (default 4 MiB); past it HTTP 413. */
   maxBodyBytes?: number;
   /**
@@ -101,12 +104,6 @@ function hostsFor(
   return [hostname.includes(':') ? `[${hostname}]` : hostname];
 }
 
-function refuse(response: ServerResponse, status: number, code: number, message: string): void {
-  response
-    .writeHead(status, { 'content-type': 'application/json' })
-    .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
-}
-
 /** Why a request is refused before its body is read (undefined: it may proceed). */
 function refusal(
   request: IncomingMessage,
@@ -139,49 +136,6 @@ async function readBody(request: IncomingMessage, max: number): Promise<unknown>
     return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
   } catch {
     return undefined;
-  }
-}
-
-/** Legacy-era sessions: one transport (and server) per `initialize`, at most `max`. */
-class LegacySessions {
-  private readonly sessions = new Map<string, NodeStreamableHTTPServerTransport>();
-
-  constructor(
-    private readonly factory: ServerFactory,
-    private readonly max: number,
-  ) {}
-
-  async handle(request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void> {
-    const sessionId = request.headers['mcp-session-id'];
-    if (typeof sessionId === 'string') {
-      const existing = this.sessions.get(sessionId);
-      if (existing === undefined) return refuse(response, 404, -32001, 'Session not found');
-      return existing.handleRequest(request, response, body);
-    }
-    if (!isInitializeRequest(body))
-      return refuse(response, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-    if (this.sessions.size >= this.max) return refuse(response, 503, -32000, 'too many sessions');
-    await this.open(request, response, body);
-  }
-
-  private async open(request: IncomingMessage, response: ServerResponse, body: unknown) {
-    const transport = new NodeStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id: string) => void this.sessions.set(id, transport),
-    });
-    transport.onclose = () => {
-      if (transport.sessionId !== undefined) this.sessions.delete(transport.sessionId);
-    };
-    await this.factory({}).connect(transport);
-    await transport.handleRequest(request, response, body);
-    // An initialize the transport refused opened no session: nothing will ever reach it again.
-    if (transport.sessionId === undefined) await transport.close();
-  }
-
-  async close(): Promise<void> {
-    await Promise.all(
-      [...this.sessions.values()].map((transport) => transport.close().catch(() => undefined)),
-    );
   }
 }
 
@@ -234,7 +188,11 @@ async function serve(
       { legacy: 'reject' },
     ),
   );
-  const legacy = new LegacySessions(factory, options.maxSessions ?? 64);
+  const legacy = new LegacySessions(factory, {
+    max: options.maxSessions ?? 64,
+    idleMs: options.sessionIdleMs ?? 300_000,
+    clock: options.clock ?? systemClock,
+  });
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const refused = refusal(request, allowed.hosts, allowed.origins);

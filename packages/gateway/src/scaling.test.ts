@@ -33,6 +33,7 @@ import {
 } from '../../mcp-bridge/src/__fixtures__/scaleCases';
 import { startHostileHttpServer } from '../../mcp-bridge/src/__fixtures__/hostileHttp';
 import { gatewayTables } from './__fixtures__/gatewayTables';
+import { manualClock } from './__fixtures__/manualClock';
 import { useHostileGateway, type HostileGatewaySetup } from './__fixtures__/hostileGateway';
 import { openHost, textOf, type Host, type HostKind, type Person } from './__fixtures__/hosts';
 import { createGateway, serveHttp } from './index';
@@ -184,29 +185,37 @@ describe.each(combos)('host %s × hostile upstream %s, default bound of 16', (ki
 });
 
 describe('2025 hosts that leave without ending their session (no DELETE)', () => {
-  // Known failure: a 2025 host's HTTP session at the gateway ends only with its DELETE or the
-  // gateway's close (http.ts, LegacySessions: no idle bound, the closed stream is not noticed), so
-  // the session, its host-facing server (gateway.ts `servers`) and, before a 2025 upstream, the
-  // upstream session opened for it (`opened`) stay for good. The SDKs' `client.close()` sends no
-  // DELETE, so every such host holds one of `maxSessions` until the gateway refuses new 2025
-  // hosts (HTTP 503) — here with maxSessions 2, the third host.
-  test.fails('a third host connects after two left (maxSessions 2)', async () => {
+  // The SDKs' `client.close()` sends no DELETE: such a host's session, its host-facing server and
+  // (before a 2025 upstream) the upstream session opened for it are closed once the session has
+  // been idle for `sessionIdleMs` (legacySessions.ts), so departed hosts never fill `maxSessions`.
+  test('a third host connects after two left (maxSessions 2)', async () => {
     const upstream = await startHostileHttpServer();
     onTestFinished(() => upstream.close());
+    const clock = manualClock();
     const gateway = await createGateway({
       upstream: { url: upstream.url },
       era: 'legacy',
       log: () => {},
     });
     onTestFinished(() => gateway.close());
-    const endpoint = await serveHttp(gateway, { maxSessions: 2 });
+    const endpoint = await serveHttp(gateway, { maxSessions: 2, sessionIdleMs: 60_000, clock });
     onTestFinished(() => endpoint.close());
+    const before = { ...gatewayTables(gateway), upstreamServerSessions: upstream.sessionCount() };
     for (let left = 0; left < 2; left++) {
       const host = await openHost('v1', { url: endpoint.url }, answersAtOnce);
       expect(textOf(await host.callTool('confirm'))).toMatch(/"confirmed":true/);
       await host.close();
     }
+    // Each session turns idle once the endpoint sees its host's streams close; a minute later on
+    // the endpoint's clock it is gone, and with it what the gateway held for that host.
+    await expect
+      .poll(() => {
+        clock.advance(60_000);
+        return { ...gatewayTables(gateway), upstreamServerSessions: upstream.sessionCount() };
+      })
+      .toEqual(before);
     const third = await openHost('v1', { url: endpoint.url }, answersAtOnce);
+    expect(textOf(await third.callTool('confirm'))).toMatch(/"confirmed":true/);
     await third.close();
   });
 });
