@@ -15,7 +15,7 @@
  *   makes the next call fetch the upstream's list afresh.
  * Bounded: at most `maxSessions` legacy sessions (an idle one expires after `sessionIdleMs`, and
  * gives its place to a new one when the endpoint is full: legacySessions.ts), bodies up to
- * `maxBodyBytes`.
+ * `maxBodyBytes`, 2026-07-28 listen streams (`maxListeners`, `maxListenersPerHost`: listen.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
