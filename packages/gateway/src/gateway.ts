@@ -51,6 +51,7 @@ import {
   type HostSide,
 } from './hostSide';
 import { HostUpstream } from './hostUpstream';
+import { UpstreamChanges, UpstreamListen } from './listen';
 import { logToCalls, requestedLevel } from './logging';
 import type { Gateway, GatewayOptions } from './options';
 import { registerPassThrough, relayedNotifications } from './passThrough';
@@ -76,8 +77,16 @@ class GatewayImpl implements Gateway, HostSide {
   /** The host the first connection is lent to (once: never to a second host). */
   lentTo: HostUpstream | undefined;
   lent = false;
-  /** Non-call requests of hosts without a session (2026-07-28 over HTTP): no call runs there. */
-  readonly stateless = new HostUpstream();
+  /** What 2026-07-28 hosts over HTTP hear on their listen streams (see listen.ts). */
+  readonly changes = new UpstreamChanges();
+  /**
+   * Non-call requests of hosts without a session (2026-07-28 over HTTP): no call runs there; the
+   * list changes it hears are theirs.
+   */
+  readonly stateless = new HostUpstream(undefined, (method, params) =>
+    this.changes.publish(method, params),
+  );
+  upstreamListen!: UpstreamListen;
   readonly rawParams = new WeakMap<Request, Record<string, unknown>>();
   readonly holds: HeldCalls;
   readonly holdMs: number;
@@ -121,8 +130,10 @@ class GatewayImpl implements Gateway, HostSide {
         (host ?? this.lentTo)?.completions.complete(params['elicitationId']);
       if (method === 'notifications/message' && this.logsOfCalls(host, params)) return;
       if (host !== undefined) host.notify(method, params);
-      else if (this.connection?.era === 'modern') this.broadcast(method, params);
-      else this.lentTo?.notify(method, params);
+      else if (this.connection?.era === 'modern') {
+        this.broadcast(method, params);
+        this.changes.publish(method, params);
+      } else this.lentTo?.notify(method, params);
     };
     return {
       name: 'waitfor-gateway',
@@ -388,7 +399,7 @@ class GatewayImpl implements Gateway, HostSide {
       name: this.connection.serverName,
       version: '0.0.0',
     };
-    const upstream = client.getServerCapabilities() ?? {};
+    const upstream = this.upstreamListen.narrow(client.getServerCapabilities() ?? {});
     const instructions = client.getInstructions();
     // Subscriptions where this host has an upstream session of its own (a 2025 upstream).
     const subscriptions = options.track !== false && this.connection.era === 'legacy';
@@ -420,7 +431,17 @@ class GatewayImpl implements Gateway, HostSide {
     return server;
   }
 
+  /** Hear the changes of hosts without a connection; a 2025 upstream's come on `stateless`. */
+  onUpstreamChange(listener: (method: string, params: Record<string, unknown>) => void) {
+    if (this.connection.era === 'legacy')
+      this.upstreamOf(this.stateless).catch((error: unknown) =>
+        this.log(`could not open the session list changes come on: ${String(error)}`),
+      );
+    return this.changes.subscribe(listener);
+  }
+
   async close(): Promise<void> {
+    await this.upstreamListen.close();
     const reason = new Error('the gateway closed');
     this.holds.clear(reason);
     for (const call of this.calls) call.cancel(reason);
@@ -443,5 +464,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   });
   // A 2025 server's pushes arrive on it while it is lent to a host (a 2026-07-28 one asks nothing).
   if (gateway.connection.era === 'legacy') gateway.answers.watch(transportOf(gateway.connection));
+  gateway.upstreamListen = new UpstreamListen(gateway.connection, gateway.log);
+  await gateway.upstreamListen.open();
   return gateway;
 }

@@ -23,9 +23,14 @@ export class HostUpstream {
   /** The level the host set with logging/setLevel (a 2025 host; none: it asked for no lines). */
   logLevel: LoggingLevel | undefined;
 
-  constructor(readonly server?: Server) {}
+  /** `forward`: where its notifications go besides its server (the 2026-07-28 hosts' listen streams). */
+  constructor(
+    readonly server?: Server,
+    private readonly forward?: (method: string, params: Record<string, unknown>) => void,
+  ) {}
 
   notify(method: string, params: Record<string, unknown>): void {
     this.server?.notification({ method, params } as never).catch(() => undefined);
+    this.forward?.(method, params);
   }
 }

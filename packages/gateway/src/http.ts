@@ -15,7 +15,7 @@
  *   makes the next call fetch the upstream's list afresh.
  * Bounded: at most `maxSessions` legacy sessions (an idle one expires after `sessionIdleMs`, and
  * gives its place to a new one when the endpoint is full: legacySessions.ts), bodies up to
- * `maxBodyBytes`.
+ * `maxBodyBytes`, 2026-07-28 listen streams (`maxListeners`, `maxListenersPerHost`: listen.ts).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -32,6 +32,7 @@ import { isRecord } from '@waitfor/runtime';
 import type { Gateway } from './gateway';
 import { systemClock, type Clock } from './holds';
 import { LegacySessions, refuse, type ServerFactory } from './legacySessions';
+import { ListenLimits, toServerEvent } from './listen';
 import { ToolSchemas } from './toolSchemas';
 
 /** Options of serveHttp. */
@@ -67,6 +68,10 @@ export interface ServeHttpOptions {
    * none and pass). Default on a loopback address: allowedHosts; elsewhere none.
    */
   allowedOrigins?: readonly string[];
+  /** 2026-07-28 `subscriptions/listen` streams open at once (default 256); past it -32603. */
+  maxListeners?: number;
+  /** The same per host: its remote address and client name (default 16). */
+  maxListenersPerHost?: number;
 }
 
 /** A running HTTP endpoint of the gateway. */
@@ -154,7 +159,12 @@ export function serveHttp(gateway: Gateway, options: ServeHttpOptions = {}): Pro
           timeout: listTimeoutMs,
         }),
   );
-  return serve((serverOptions) => gateway.createServer(serverOptions), options, schemas);
+  return serve(
+    (serverOptions) => gateway.createServer(serverOptions),
+    options,
+    schemas,
+    (listener) => gateway.onUpstreamChange(listener),
+  );
 }
 
 /** Serve the servers `factory` makes over Streamable HTTP at `/mcp` (serveHttp's endpoint). */
@@ -175,19 +185,31 @@ async function serve(
   factory: ServerFactory,
   options: ServeHttpOptions,
   schemas?: ToolSchemas,
+  hearChanges?: (listener: (method: string, params: Record<string, unknown>) => void) => () => void,
 ): Promise<HttpEndpoint> {
   const hostname = options.hostname ?? '127.0.0.1';
   const allowed = allowlists(hostname, options);
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
-  const modern = toNodeHandler(
-    createMcpHandler(
-      (context) => {
-        const server = factory({ track: false });
-        return schemas === undefined ? server : schemas.serve(server, context.requestInfo);
-      },
-      { legacy: 'reject' },
-    ),
+  const handler = createMcpHandler(
+    (context) => {
+      const server = factory({ track: false });
+      return schemas === undefined ? server : schemas.serve(server, context.requestInfo);
+    },
+    { legacy: 'reject', maxSubscriptions: options.maxListeners ?? 256 },
   );
+  const modern = toNodeHandler(handler);
+  // The upstream's changes are heard from the first listen on (a 2025 upstream opens a session).
+  let stopHearing: (() => void) | undefined;
+  const listens = new ListenLimits({
+    maxPerHost: options.maxListenersPerHost ?? 16,
+    onListen: () => {
+      if (hearChanges === undefined || stopHearing !== undefined) return;
+      stopHearing = hearChanges((method, params) => {
+        const event = toServerEvent(method, params);
+        if (event !== undefined) handler.bus.publish(event);
+      });
+    },
+  });
   const legacy = new LegacySessions(factory, {
     max: options.maxSessions ?? 64,
     idleMs: options.sessionIdleMs ?? 300_000,
@@ -201,7 +223,7 @@ async function serve(
     if (schemas !== undefined && listsTools(body)) schemas.invalidate();
     if (await isLegacyRequest(await toWebRequest(request, body ?? null), body))
       await legacy.handle(request, response, body);
-    else await modern(request, response, body);
+    else if (listens.admit(request, response, body)) await modern(request, response, body);
   };
 
   const server = createServer((request, response) => {
@@ -216,6 +238,8 @@ async function serve(
   return {
     url: `http://${host}:${port}/mcp`,
     close: async () => {
+      stopHearing?.();
+      await handler.close();
       await legacy.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -52,6 +52,12 @@ export interface Gateway {
    * of one request (modern-era HTTP): it gets no upstream notifications.
    */
   createServer(options?: { track?: boolean }): Server;
+  /**
+   * Hear the upstream's list changes and resource updates meant for hosts without a connection of
+   * their own (2026-07-28 over HTTP; serveHttp publishes them to their listen streams). Returns
+   * the unsubscribe.
+   */
+  onUpstreamChange(listener: (method: string, params: Record<string, unknown>) => void): () => void;
   /** Calls held for a modern host's retry right now. */
   readonly held: number;
   /** Upstream calls in flight right now. */
