@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isRecord, reportUncaught } from '@waitfor/runtime';
+import { hasNul } from './bounds';
 import type { CallsHandle, DurableCalls, DurableCallsOptions } from './calls/durableCalls';
 import { createDurableCalls } from './calls/durableCalls';
 import { callStatements } from './calls/callSql';
@@ -12,7 +13,7 @@ import { questionStatements } from './sql';
 import type { QuestionStatements } from './sql';
 import { StoreError, storeErrorOf } from './storeError';
 import type { InboxHandle, InboxHost, StoreInbox, StoreInboxOptions } from './storeInbox';
-import { createStoreInbox, hasNul } from './storeInbox';
+import { createStoreInbox } from './storeInbox';
 import { Sweeper } from './sweeper';
 
 /** Options of createStore. */
