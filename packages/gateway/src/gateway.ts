@@ -331,6 +331,9 @@ class GatewayImpl implements Gateway, HostSide {
       } finally {
         this.calls.delete(call);
         owner.calls.delete(call);
+        // Once per call, not per question: a server flooding questions cannot flood the log.
+        const refused = call.refusals();
+        if (refused !== undefined) this.log(refused);
         if (host === undefined) await this.closeHost(owner);
       }
     });
