@@ -193,9 +193,9 @@ describe('2025 hosts that leave without ending their session (no DELETE)', () =>
   // Known failure: a 2025 host's HTTP session at the gateway ends only with its DELETE or the
   // gateway's close (http.ts, LegacySessions: no idle bound, the closed stream is not noticed), so
   // the session, its host-facing server (gateway.ts `servers`) and, before a 2025 upstream, the
-  // upstream session opened for it (`opened`) stay for good. The SDKs' `client.close()` sends no
-  // DELETE, so every such host holds one of `maxSessions` until the gateway refuses new 2025
-  // hosts (HTTP 503) — here with maxSessions 2, the third host.
+  // upstream session opened for it (upstreamSessions.ts `opened`) stay for good. The SDKs'
+  // `client.close()` sends no DELETE, so every such host holds one of `maxSessions` until the
+  // gateway refuses new 2025 hosts (HTTP 503) — here with maxSessions 2, the third host.
   test.fails('a third host connects after two left (maxSessions 2)', async () => {
     const upstream = await startHostileHttpServer();
     onTestFinished(() => upstream.close());
