@@ -6,9 +6,15 @@
  * era). A question keeps the key its upstream gave it (a 2026-07-28 server's inputRequests key), so
  * a modern host sees the server's own keys and its inputResponses go back under them; a question
  * with no key of its own (a 2025 push), one whose key is longer than MAX_KEY_LENGTH or is
- * `__proto__`, or one whose key is already open in this call gets a gateway key q1, q2, … not open at the time. Either way
- * the open keys of a call are unique, and an answer reaches its question by the question, never by
- * the upstream's key.
+ * `__proto__`, or one whose key is already open in this call gets a gateway key q1, q2, … not open
+ * at the time. Either way the open keys of a call are unique, and an answer reaches its question by
+ * the question, never by the upstream's key.
+ *
+ * A server is untrusted and may raise thousands of questions at once: the open questions are kept
+ * in maps by key (queued, then given to the host), so telling whether a key is open and unlinking
+ * a settled question cost the same at any size, and each map keeps the order questions came in
+ * (the order the host gets them). A question past `maxQuestions`, or one raised once the call has
+ * ended, is refused upstream and counted; `refusals()` tells the count once, at the call's end.
  */
 import type { LoggingLevel } from '@modelcontextprotocol/server';
 import {
@@ -108,8 +114,12 @@ export function answerOf(question: Elicitation, result: unknown): Answer {
 
 export class GatewayCall {
   readonly #abort = new AbortController();
-  readonly #queued: Question[] = [];
+  /** Raised and not yet given to the host, by key, in the order they came. */
+  readonly #queued = new Map<string, Question>();
+  /** Given to the host and not yet settled, by key, in the order they came. */
   readonly #asked = new Map<string, Question>();
+  /** How many questions this call refused, by reason (told once: see refusals()). */
+  readonly #refused = new Map<string, number>();
   #outcome: Step | undefined;
   #wake: Array<() => void> = [];
   #keys = 0;
@@ -210,18 +220,38 @@ export class GatewayCall {
     });
   }
 
-  /** Why a new question cannot be asked now (the call ended, or has too many open). */
+  /** Why a new question cannot be asked now (the call ended, or has too many open); counted. */
   #refusal(): Error | undefined {
+    let reason: string;
     if (this.#outcome !== undefined || this.#abort.signal.aborted)
-      return new Error('the call that asked ended');
-    if (this.#queued.length + this.#asked.size >= this.maxQuestions)
-      return new Error('too many open questions in one call');
-    return undefined;
+      reason = 'the call that asked ended';
+    else if (this.#queued.size + this.#asked.size >= this.maxQuestions)
+      reason = 'too many open questions in one call';
+    else return undefined;
+    this.#refused.set(reason, (this.#refused.get(reason) ?? 0) + 1);
+    return new Error(reason);
+  }
+
+  /**
+   * One line for the operator saying how many questions this call refused upstream and why (none
+   * when it refused none): told once per call, so a server flooding questions cannot flood the log.
+   */
+  refusals(): string | undefined {
+    if (this.#refused.size === 0) return undefined;
+    let total = 0;
+    const reasons: string[] = [];
+    for (const [reason, count] of this.#refused) {
+      total += count;
+      const bound = reason.startsWith('too many') ? ` (maxQuestions ${this.maxQuestions})` : '';
+      reasons.push(`${count} ${reason}${bound}`);
+    }
+    const questions = total === 1 ? 'question' : 'questions';
+    return `${this.method} ${this.name} refused ${total} ${questions} upstream: ${reasons.join('; ')}`;
   }
 
   /** Whether a question under `key` is open in this call (queued or given to the host). */
   #isOpen(key: string): boolean {
-    return this.#asked.has(key) || this.#queued.some((question) => question.key === key);
+    return this.#asked.has(key) || this.#queued.has(key);
   }
 
   /** The upstream's key when it can be passed through, else a gateway key not open now. */
@@ -252,8 +282,7 @@ export class GatewayCall {
       if (withdrawn.signal.aborted) return false;
       withdrawn.abort();
       this.#asked.delete(key);
-      const at = this.#queued.findIndex((question) => question.key === key);
-      if (at >= 0) this.#queued.splice(at, 1);
+      this.#queued.delete(key);
       signal?.removeEventListener('abort', onAbort);
       return true;
     };
@@ -263,7 +292,7 @@ export class GatewayCall {
 
   #enqueue(question: Question, signal: AbortSignalLike | undefined): void {
     if (signal?.aborted) return withdraw(question, new Error('the asker gave up'));
-    this.#queued.push(question);
+    this.#queued.set(question.key, question);
     this.#notify();
   }
 
@@ -277,14 +306,15 @@ export class GatewayCall {
       if (this.#unanswered) {
         // The host's retry left questions unanswered (a partial or state-only retry): ask again.
         this.#unanswered = false;
-        if (this.#asked.size > 0 && this.#queued.length === 0)
+        if (this.#asked.size > 0 && this.#queued.size === 0)
           return { kind: 'questions', questions: [...this.#asked.values()] };
       }
-      if (this.#queued.length > 0) {
+      if (this.#queued.size > 0) {
         // Let the questions of one upstream round (asked in the same turn) join this step.
         await new Promise((resolve) => setImmediate(resolve));
         if (this.#outcome !== undefined) return this.#outcome;
-        for (const question of this.#queued.splice(0)) this.#asked.set(question.key, question);
+        for (const [key, question] of this.#queued) this.#asked.set(key, question);
+        this.#queued.clear();
         this.#takeEarlyAnswers();
         if (this.#asked.size > 0)
           return { kind: 'questions', questions: [...this.#asked.values()] };
@@ -329,7 +359,8 @@ export class GatewayCall {
   /** End the call: the upstream call is aborted, its open questions answered cancel. */
   cancel(reason: unknown): void {
     if (!this.#abort.signal.aborted) this.#abort.abort(reason);
-    for (const question of [...this.#queued, ...this.#asked.values()]) withdraw(question, reason);
+    for (const question of [...this.#queued.values(), ...this.#asked.values()])
+      withdraw(question, reason);
     this.#finish({ kind: 'failed', error: reason });
   }
 

@@ -15,7 +15,7 @@
  *   on which no call ever runs, so a push arriving there has no call to go to and is cancelled.
  * The first host to need an upstream session is lent the connection the gateway made at start (so
  * a stdio host in front of a stdio server costs one child); the others connect anew, at most
- * `maxSessions` at once. Within one host, a push goes to that host's open call of the same tool,
+ * `maxSessions` at once (upstreamSessions.ts opens, lends and closes them). Within one host, a push goes to that host's open call of the same tool,
  * else to its oldest open call (the bridge's candidate rule). A 2026-07-28 upstream names the call
  * of every question itself: all hosts share the one connection.
  */
@@ -36,8 +36,6 @@ import {
   type WaitForContext,
 } from '@waitfor/core';
 import type { BridgeExtension, Connection } from '@waitfor/mcp-bridge';
-import { connect, type StdioTarget } from '@waitfor/mcp-bridge/node';
-import { AnswersOwed, type WatchedTransport } from './answersOwed';
 import { GatewayCall } from './call';
 import { HeldCalls, systemClock, type Clock } from './holds';
 import {
@@ -56,27 +54,18 @@ import { logToCalls, requestedLevel } from './logging';
 import type { Gateway, GatewayOptions } from './options';
 import { registerPassThrough, relayedNotifications } from './passThrough';
 import { callUpstream, forwardNotifications, nameOf } from './upstreamCall';
+import { UpstreamSessions } from './upstreamSessions';
 import { withUrlConsent } from './urlRequired';
 
 type HandlerContext = { signal?: AbortSignalLike | undefined; origin: RequestOrigin };
 
 export type { Gateway, GatewayOptions, Upstream } from './options';
 
-/** How long closing a session waits for its owed answers, and then for the server's DELETE. */
-const CLOSE_BOUND_MS = 5_000;
-
-/** The SDK transport a connection's client speaks through (its public `transport`). */
-const transportOf = (connection: Connection) =>
-  (connection.client as Client).transport as unknown as WatchedTransport | undefined;
-
 class GatewayImpl implements Gateway, HostSide {
   readonly calls = new Set<GatewayCall>();
   readonly servers = new Set<Server>();
   readonly hosts = new WeakMap<Server, HostUpstream>();
-  readonly opened = new Set<HostUpstream>();
-  /** The host the first connection is lent to (once: never to a second host). */
-  lentTo: HostUpstream | undefined;
-  lent = false;
+  readonly sessions: UpstreamSessions;
   /** What 2026-07-28 hosts over HTTP hear on their listen streams (see listen.ts). */
   readonly changes = new UpstreamChanges();
   /**
@@ -93,9 +82,6 @@ class GatewayImpl implements Gateway, HostSide {
   readonly clock: Clock;
   readonly log: (line: string) => void;
   readonly cannotAsk: CannotAsk;
-  /** What the first connection still owes a 2025 server (answered before it closes). */
-  readonly answers = new AnswersOwed();
-  connection!: Connection;
 
   constructor(readonly options: GatewayOptions) {
     this.holdMs = options.holdMs ?? 600_000;
@@ -109,6 +95,20 @@ class GatewayImpl implements Gateway, HostSide {
       log: this.log,
       ...(options.key === undefined ? {} : { key: options.key }),
     });
+    this.sessions = new UpstreamSessions(options, this.clock, (host) => ({
+      waitFor: (request, asked) => this.route(host, request, asked),
+      ...this.hostHandlers(() => host),
+      extensions: [this.extension(host)],
+    }));
+  }
+
+  get connection(): Connection {
+    return this.sessions.connection;
+  }
+
+  /** The host the first connection is lent to, if any. */
+  get lentTo(): HostUpstream | undefined {
+    return this.sessions.lentTo;
   }
 
   get held(): number {
@@ -173,7 +173,7 @@ class GatewayImpl implements Gateway, HostSide {
       if (host === undefined) return {};
       host.logLevel = request.params.level;
       if (this.connection.era === 'legacy') {
-        const client = (await this.upstreamOf(host)).client as Client;
+        const client = (await this.sessions.of(host)).client as Client;
         await client.setLoggingLevel(request.params.level, { signal: ctx.mcpReq.signal });
       }
       return {};
@@ -233,76 +233,6 @@ class GatewayImpl implements Gateway, HostSide {
   routeLegacy = (request: Request, options?: WaitForContext) =>
     this.route(this.lentTo, request, options);
 
-  /** The upstream session `host` talks to (a 2026-07-28 upstream: the one connection). */
-  upstreamOf(host: HostUpstream): Promise<Connection> {
-    if (this.connection.era === 'modern') return Promise.resolve(this.connection);
-    if (host.closed) return Promise.reject(new Error('the host is gone'));
-    host.connection ??= this.openFor(host).catch((error: unknown) => {
-      host.connection = undefined;
-      throw error;
-    });
-    return host.connection;
-  }
-
-  async openFor(host: HostUpstream): Promise<Connection> {
-    if (!this.lent) {
-      this.lent = true;
-      this.lentTo = host;
-      return this.connection;
-    }
-    if (this.opened.size >= (this.options.maxSessions ?? 64))
-      throw new ProtocolError(
-        ProtocolErrorCode.InternalError,
-        'The gateway has too many upstream sessions open; try again later',
-      );
-    this.opened.add(host);
-    try {
-      const connection = await connect(this.options.upstream as StdioTarget, {
-        ...this.options.connect,
-        era: this.connection.era,
-        waitFor: (request, options) => this.route(host, request, options),
-        ...this.hostHandlers(() => host),
-        extensions: [this.extension(host)],
-      });
-      host.own = connection;
-      host.answers.watch(transportOf(connection));
-      if (host.closed) await this.closeHost(host);
-      return connection;
-    } catch (error) {
-      this.opened.delete(host);
-      throw error;
-    }
-  }
-
-  /** The host went away: its calls end, its own upstream session closes (never handed on). */
-  async closeHost(host: HostUpstream): Promise<void> {
-    host.closed = true;
-    for (const call of host.calls) call.cancel(new Error('the host went away'));
-    if (this.lentTo === host) this.lentTo = undefined;
-    const own = host.own;
-    host.own = undefined;
-    if (own === undefined) return;
-    this.opened.delete(host);
-    // The answers its calls' ends gave the server's pushes (cancel) go out first; then an HTTP
-    // session is ended at the server too (DELETE). Both bounded: a server may never answer.
-    await this.bounded(host.answers.settled());
-    const transport = transportOf(own) as { terminateSession?: () => Promise<void> } | undefined;
-    await this.bounded(transport?.terminateSession?.().catch(() => undefined));
-    await own.close().catch(() => undefined);
-  }
-
-  /** `work`, waited for at most CLOSE_BOUND_MS on the gateway's clock. */
-  async bounded(work: Promise<unknown> | undefined): Promise<void> {
-    let timer: unknown;
-    await Promise.race([
-      work,
-      new Promise(
-        (resolve) => (timer = this.clock.setTimeout(() => resolve(undefined), CLOSE_BOUND_MS)),
-      ),
-    ]);
-    this.clock.clearTimeout(timer);
-  }
-
   /** Start a relayed call on `host`'s upstream (none: a session of its own for this call). */
   start(
     method: string,
@@ -329,7 +259,7 @@ class GatewayImpl implements Gateway, HostSide {
     };
     call.run(async (signal, onprogress) => {
       try {
-        const upstream = await this.upstreamOf(owner);
+        const upstream = await this.sessions.of(owner);
         return await withUrlConsent(
           () =>
             callUpstream(call, params, upstream, {
@@ -342,7 +272,10 @@ class GatewayImpl implements Gateway, HostSide {
       } finally {
         this.calls.delete(call);
         owner.calls.delete(call);
-        if (host === undefined) await this.closeHost(owner);
+        // Once per call, not per question: a server flooding questions cannot flood the log.
+        const refused = call.refusals();
+        if (refused !== undefined) this.log(refused);
+        if (host === undefined) await this.sessions.close(owner);
       }
     });
     return call;
@@ -417,7 +350,7 @@ class GatewayImpl implements Gateway, HostSide {
       this,
       server,
       upstream,
-      async () => (await this.upstreamOf(host ?? this.stateless)).client as Client,
+      async () => (await this.sessions.of(host ?? this.stateless)).client as Client,
       subscriptions,
     );
     if (host !== undefined) {
@@ -425,7 +358,7 @@ class GatewayImpl implements Gateway, HostSide {
       this.servers.add(server);
       server.onclose = () => {
         this.servers.delete(server);
-        void this.closeHost(host);
+        void this.sessions.close(host);
       };
     }
     return server;
@@ -434,9 +367,11 @@ class GatewayImpl implements Gateway, HostSide {
   /** Hear the changes of hosts without a connection; a 2025 upstream's come on `stateless`. */
   onUpstreamChange(listener: (method: string, params: Record<string, unknown>) => void) {
     if (this.connection.era === 'legacy')
-      this.upstreamOf(this.stateless).catch((error: unknown) =>
-        this.log(`could not open the session list changes come on: ${String(error)}`),
-      );
+      this.sessions
+        .of(this.stateless)
+        .catch((error: unknown) =>
+          this.log(`could not open the session list changes come on: ${String(error)}`),
+        );
     return this.changes.subscribe(listener);
   }
 
@@ -446,24 +381,18 @@ class GatewayImpl implements Gateway, HostSide {
     this.holds.clear(reason);
     for (const call of this.calls) call.cancel(reason);
     await Promise.all([...this.servers].map((server) => server.close().catch(() => undefined)));
-    await Promise.all([...this.opened].map((host) => this.closeHost(host)));
-    await this.bounded(this.answers.settled());
-    await this.connection.close();
+    await this.sessions.closeAll();
   }
 }
 
 /** Connect to the upstream and return the gateway (serve hosts with `createServer()`, or `serveStdio`). */
 export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const gateway = new GatewayImpl(options);
-  gateway.connection = await connect(options.upstream as StdioTarget, {
-    ...options.connect,
-    era: options.era ?? 'auto',
+  await gateway.sessions.connect({
     waitFor: gateway.routeLegacy,
     ...gateway.hostHandlers(() => gateway.lentTo),
     extensions: [gateway.extension()],
   });
-  // A 2025 server's pushes arrive on it while it is lent to a host (a 2026-07-28 one asks nothing).
-  if (gateway.connection.era === 'legacy') gateway.answers.watch(transportOf(gateway.connection));
   gateway.upstreamListen = new UpstreamListen(gateway.connection, gateway.log);
   await gateway.upstreamListen.open();
   return gateway;

@@ -17,7 +17,7 @@ export interface GatewayOptions {
   holdMs?: number;
   /** Calls held for a modern host's retry at once (default 64); past it a call fails at once. */
   maxHeld?: number;
-  /** Open questions of one call (default 16); past it a question is cancelled upstream. */
+  /** Open questions of one call (default 16); past it a question is cancelled upstream (one log line per call). */
   maxQuestions?: number;
   /** The upstream call's own time budget (bridge `timeout`; default 10 minutes). */
   callTimeoutMs?: number;

@@ -12,7 +12,8 @@
  *   warning, and once the call and its host are gone the gateway's tables and the upstream's
  *   sessions are as they were before.
  * - Default bound (16 open questions per call): 100 questions at once reach the host as 16, the
- *   other 84 are cancelled upstream, and the call still ends with the upstream's result.
+ *   other 84 are cancelled upstream, the gateway's log says so in one line, and the call still
+ *   ends with the upstream's result.
  *
  * The host's person answers nothing until all `size` questions are open at the host — one round
  * of a 2026-07-28 upstream, or every push of a 2025 one pushed on to a 2025 host as it comes —
@@ -142,6 +143,7 @@ describe.each(combos)('host %s × hostile upstream %s, default bound of 16', (ki
   it('100 questions at once: 16 reach the host, the other 84 are cancelled upstream', async () => {
     const { log } = setup.upstream;
     log.entries.length = 0;
+    const logged = setup.logs.length;
     const before = holdings(setup);
     const mostListeners = countListeners();
     const { person, release } = gatedHost();
@@ -176,6 +178,10 @@ describe.each(combos)('host %s × hostile upstream %s, default bound of 16', (ki
       }
       expect(gatewayTables(setup.gateway)).toMatchObject({ open: 0, held: 0, statelessCalls: 0 });
       expect(mostListeners()).toBeLessThanOrEqual(MOST_LISTENERS);
+      // The operator is told, in one line for the call, not one per refused question.
+      expect(setup.logs.slice(logged).filter((line) => line.includes('refused'))).toEqual([
+        'tools/call many_questions refused 84 questions upstream: 84 too many open questions in one call (maxQuestions 16)',
+      ]);
     } finally {
       await leave(host);
     }

@@ -1,8 +1,8 @@
 /**
  * The sizes of a running gateway's tables, for suites that check nothing is left behind once the
  * calls (and their hosts) are gone. Besides the public `open` and `held` it reads the gateway's
- * internal sets by name (createGateway's GatewayImpl): a rename there fails these suites loudly
- * (a missing table reads as an error, never as zero).
+ * internal sets by name (createGateway's GatewayImpl, its UpstreamSessions): a rename there fails
+ * these suites loudly (a missing table reads as an error, never as zero).
  */
 import type { Gateway } from '../index';
 
@@ -22,7 +22,7 @@ export interface GatewayTables {
 
 interface Internals {
   servers: Set<unknown>;
-  opened: Set<unknown>;
+  sessions: { opened: Set<unknown> };
   stateless: { calls: Set<unknown> };
 }
 
@@ -38,7 +38,7 @@ export function gatewayTables(gateway: Gateway): GatewayTables {
     open: gateway.open,
     held: gateway.held,
     hostServers: sizeOf(internals.servers, 'servers'),
-    upstreamSessions: sizeOf(internals.opened, 'opened'),
+    upstreamSessions: sizeOf(internals.sessions?.opened, 'sessions.opened'),
     statelessCalls: sizeOf(internals.stateless?.calls, 'stateless.calls'),
   };
 }
