@@ -33,6 +33,7 @@ import type { Gateway } from './gateway';
 import { systemClock, type Clock } from './holds';
 import { LegacySessions, refuse, type ServerFactory } from './legacySessions';
 import { ListenLimits, toServerEvent } from './listen';
+import { ResourceListens } from './resourceListens';
 import { ToolSchemas } from './toolSchemas';
 
 /** Options of serveHttp. */
@@ -72,6 +73,15 @@ export interface ServeHttpOptions {
   maxListeners?: number;
   /** The same per host: its remote address and client name (default 16). */
   maxListenersPerHost?: number;
+  /** URIs one listen's `resourceSubscriptions` may name (default 32); past it -32603. */
+  maxResourcesPerListen?: number;
+  /**
+   * Distinct URIs the gateway subscribes upstream for its listens at once (default 64); a listen
+   * that would pass it gets -32603.
+   */
+  maxResourceSubscriptions?: number;
+  /** Characters a subscribed URI may have (default 2048); past it -32602. */
+  maxResourceUriLength?: number;
 }
 
 /** A running HTTP endpoint of the gateway. */
@@ -159,11 +169,18 @@ export function serveHttp(gateway: Gateway, options: ServeHttpOptions = {}): Pro
           timeout: listTimeoutMs,
         }),
   );
+  const resources = new ResourceListens({
+    subscribe: (uri) => gateway.subscribeUpstream(uri),
+    offered: () =>
+      (connection.client as Client).getServerCapabilities()?.resources?.subscribe === true,
+    maxPerListen: options.maxResourcesPerListen ?? 32,
+    maxOpen: options.maxResourceSubscriptions ?? 64,
+    maxUriLength: options.maxResourceUriLength ?? 2048,
+  });
   return serve(
-    (serverOptions) => gateway.createServer(serverOptions),
+    (serverOptions) => gateway.createServer({ ...serverOptions, resourceUpdates: true }),
     options,
-    schemas,
-    (listener) => gateway.onUpstreamChange(listener),
+    { schemas, resources, hearChanges: (listener) => gateway.onUpstreamChange(listener) },
   );
 }
 
@@ -181,12 +198,19 @@ const listsTools = (body: unknown): boolean =>
     (message) => isRecord(message) && message['method'] === 'tools/list',
   );
 
+/** What a gateway's endpoint adds to serving a factory's servers. */
+interface GatewayParts {
+  schemas: ToolSchemas;
+  resources: ResourceListens;
+  hearChanges: (listener: (method: string, params: Record<string, unknown>) => void) => () => void;
+}
+
 async function serve(
   factory: ServerFactory,
   options: ServeHttpOptions,
-  schemas?: ToolSchemas,
-  hearChanges?: (listener: (method: string, params: Record<string, unknown>) => void) => () => void,
+  parts?: GatewayParts,
 ): Promise<HttpEndpoint> {
+  const { schemas, resources, hearChanges } = parts ?? {};
   const hostname = options.hostname ?? '127.0.0.1';
   const allowed = allowlists(hostname, options);
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
@@ -223,7 +247,10 @@ async function serve(
     if (schemas !== undefined && listsTools(body)) schemas.invalidate();
     if (await isLegacyRequest(await toWebRequest(request, body ?? null), body))
       await legacy.handle(request, response, body);
-    else if (listens.admit(request, response, body)) await modern(request, response, body);
+    else if (listens.admit(request, response, body)) {
+      const served = resources === undefined ? body : await resources.take(response, body);
+      if (served !== undefined) await modern(request, response, served);
+    }
   };
 
   const server = createServer((request, response) => {
@@ -241,6 +268,7 @@ async function serve(
       stopHearing?.();
       await handler.close();
       await legacy.close();
+      await resources?.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -145,6 +145,42 @@ export class UpstreamListen {
   }
 }
 
+/**
+ * A listen stream of one resource on a 2026-07-28 upstream; its updates reach the client's
+ * handlers (gateway.ts relays them). Resolves to its close; rejects when the upstream did not
+ * acknowledge the URI.
+ */
+export async function listenUpstream(client: Client, uri: string): Promise<() => Promise<void>> {
+  const subscription = await client.listen({ resourceSubscriptions: [uri] });
+  if (subscription.honoredFilter.resourceSubscriptions?.includes(uri) !== true) {
+    await subscription.close();
+    throw new Error('the upstream did not acknowledge it');
+  }
+  return () => subscription.close();
+}
+
+/** `resources/subscribe` on a 2025 upstream session; resolves to its unsubscribe. */
+export async function subscribeSession(
+  session: Promise<Connection>,
+  uri: string,
+): Promise<() => Promise<void>> {
+  const client = (await session).client as Client;
+  await client.subscribeResource({ uri });
+  return async () => void (await client.unsubscribeResource({ uri }));
+}
+
+/** Refuse a listen in band, before its acknowledgement (as the SDK refuses past its own bound). */
+export function refuseListen(
+  response: ServerResponse,
+  body: Record<string, unknown>,
+  code: number,
+  message: string,
+): void {
+  response
+    .writeHead(200, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ jsonrpc: '2.0', id: body['id'] ?? null, error: { code, message } }));
+}
+
 /** Options of the per-host bound on listen streams. */
 export interface ListenLimitsOptions {
   /** Listen streams one host may hold open at once on one endpoint. */
@@ -180,13 +216,7 @@ export class ListenLimits {
     const key = `${request.socket.remoteAddress ?? ''} ${clientName(body)}`;
     const open = this.#open.get(key) ?? 0;
     if (open >= this.options.maxPerHost) {
-      response.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          id: body['id'] ?? null,
-          error: { code: -32603, message: 'Subscription limit reached for this host' },
-        }),
-      );
+      refuseListen(response, body, -32603, 'Subscription limit reached for this host');
       return false;
     }
     this.#open.set(key, open + 1);
