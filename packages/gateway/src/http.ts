@@ -178,7 +178,9 @@ export function serveHttp(gateway: Gateway, options: ServeHttpOptions = {}): Pro
     maxUriLength: options.maxResourceUriLength ?? 2048,
   });
   return serve(
-    (serverOptions) => gateway.createServer({ ...serverOptions, resourceUpdates: true }),
+    // A server of one request is a 2026-07-28 host's: its listens' resources are subscribed here.
+    (serverOptions) =>
+      gateway.createServer({ ...serverOptions, resourceUpdates: serverOptions.track === false }),
     options,
     { schemas, resources, hearChanges: (listener) => gateway.onUpstreamChange(listener) },
   );
