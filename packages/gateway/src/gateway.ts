@@ -49,7 +49,7 @@ import {
   type HostSide,
 } from './hostSide';
 import { HostUpstream } from './hostUpstream';
-import { listenUpstream, subscribeSession, UpstreamChanges, UpstreamListen } from './listen';
+import { subscribeResource, UpstreamChanges, UpstreamListen } from './listen';
 import { logToCalls, requestedLevel } from './logging';
 import type { Gateway, GatewayOptions } from './options';
 import { registerPassThrough, relayedNotifications } from './passThrough';
@@ -379,17 +379,13 @@ class GatewayImpl implements Gateway, HostSide {
     return this.changes.subscribe(listener);
   }
 
-  async subscribeUpstream(uri: string): Promise<() => Promise<void>> {
-    const said = (what: string) => (error: unknown) => {
-      this.log(`${what} ${uri}: ${error instanceof Error ? error.message : String(error)}`);
-      throw error;
-    };
-    const unsubscribe = await (
-      this.connection.era === 'modern'
-        ? listenUpstream(this.connection.client as Client, uri)
-        : subscribeSession(this.sessions.of(this.stateless), uri)
-    ).catch(said('the upstream refused a subscription to (its updates are not relayed)'));
-    return () => unsubscribe().catch(said('could not end the upstream subscription to'));
+  subscribeUpstream(uri: string): Promise<() => Promise<void>> {
+    return subscribeResource(
+      this.connection,
+      () => this.sessions.of(this.stateless),
+      uri,
+      this.log,
+    );
   }
 
   async close(): Promise<void> {

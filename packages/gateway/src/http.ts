@@ -15,7 +15,9 @@
  *   makes the next call fetch the upstream's list afresh.
  * Bounded: at most `maxSessions` legacy sessions (an idle one expires after `sessionIdleMs`, and
  * gives its place to a new one when the endpoint is full: legacySessions.ts), bodies up to
- * `maxBodyBytes`, 2026-07-28 listen streams (`maxListeners`, `maxListenersPerHost`: listen.ts).
+ * `maxBodyBytes`, 2026-07-28 listen streams (`maxListeners`, `maxListenersPerHost`: listen.ts) and
+ * the resources they subscribe to upstream (`maxResourcesPerListen`, `maxResourceSubscriptions`,
+ * `maxResourceUriLength`: resourceListens.ts).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

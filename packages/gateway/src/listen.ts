@@ -150,7 +150,7 @@ export class UpstreamListen {
  * handlers (gateway.ts relays them). Resolves to its close; rejects when the upstream did not
  * acknowledge the URI.
  */
-export async function listenUpstream(client: Client, uri: string): Promise<() => Promise<void>> {
+async function listenUpstream(client: Client, uri: string): Promise<() => Promise<void>> {
   const subscription = await client.listen({ resourceSubscriptions: [uri] });
   if (subscription.honoredFilter.resourceSubscriptions?.includes(uri) !== true) {
     await subscription.close();
@@ -160,13 +160,36 @@ export async function listenUpstream(client: Client, uri: string): Promise<() =>
 }
 
 /** `resources/subscribe` on a 2025 upstream session; resolves to its unsubscribe. */
-export async function subscribeSession(
+async function subscribeSession(
   session: Promise<Connection>,
   uri: string,
 ): Promise<() => Promise<void>> {
   const client = (await session).client as Client;
   await client.subscribeResource({ uri });
   return async () => void (await client.unsubscribeResource({ uri }));
+}
+
+/**
+ * Subscribe upstream for one resource (Gateway.subscribeUpstream): a listen stream on a 2026-07-28
+ * upstream, `resources/subscribe` on `session` (the one its updates come on) of a 2025 one. A
+ * refusal, of the subscribe or of its end, is logged and rethrown.
+ */
+export async function subscribeResource(
+  connection: Connection,
+  session: () => Promise<Connection>,
+  uri: string,
+  log: (line: string) => void,
+): Promise<() => Promise<void>> {
+  const said = (what: string) => (error: unknown) => {
+    log(`${what} ${uri}: ${error instanceof Error ? error.message : String(error)}`);
+    throw error;
+  };
+  const unsubscribe = await (
+    connection.era === 'modern'
+      ? listenUpstream(connection.client as Client, uri)
+      : subscribeSession(session(), uri)
+  ).catch(said('the upstream refused a subscription (its updates are not relayed) to'));
+  return () => unsubscribe().catch(said('could not end the upstream subscription to'));
 }
 
 /** Refuse a listen in band, before its acknowledgement (as the SDK refuses past its own bound). */

@@ -39,9 +39,11 @@ async function setup(era: 'legacy' | 'modern', options: ServeHttpOptions = {}) {
     cleanups.push(() => opened.close());
     const client = opened.raw as V2Client;
     const updates: string[] = [];
-    client.setNotificationHandler('notifications/resources/updated' as never, ((notification: {
-      params: { uri: string };
-    }) => void updates.push(notification.params.uri)) as never);
+    client.setNotificationHandler(
+      'notifications/resources/updated' as never,
+      ((notification: { params: { uri: string } }) =>
+        void updates.push(notification.params.uri)) as never,
+    );
     return { host: opened, client, updates };
   };
   return { upstream, host, logged };
