@@ -49,7 +49,7 @@ import {
   type HostSide,
 } from './hostSide';
 import { HostUpstream } from './hostUpstream';
-import { UpstreamChanges, UpstreamListen } from './listen';
+import { subscribeResource, UpstreamChanges, UpstreamListen } from './listen';
 import { logToCalls, requestedLevel } from './logging';
 import type { Gateway, GatewayOptions } from './options';
 import { registerPassThrough, relayedNotifications } from './passThrough';
@@ -131,7 +131,8 @@ class GatewayImpl implements Gateway, HostSide {
       if (method === 'notifications/message' && this.logsOfCalls(host, params)) return;
       if (host !== undefined) host.notify(method, params);
       else if (this.connection?.era === 'modern') {
-        this.broadcast(method, params);
+        // No host with a connection subscribes on a 2026-07-28 upstream: its updates are the listens'.
+        if (method !== 'notifications/resources/updated') this.broadcast(method, params);
         this.changes.publish(method, params);
       } else this.lentTo?.notify(method, params);
     };
@@ -326,7 +327,7 @@ class GatewayImpl implements Gateway, HostSide {
     };
   }
 
-  createServer(options: { track?: boolean } = {}): Server {
+  createServer(options: { track?: boolean; resourceUpdates?: boolean } = {}): Server {
     const client = this.connection.client as Client;
     const info = client.getServerVersion() ?? {
       name: this.connection.serverName,
@@ -339,7 +340,10 @@ class GatewayImpl implements Gateway, HostSide {
     const server = new Server(
       { name: info.name, version: info.version },
       {
-        capabilities: registerPassThrough.capabilities(upstream, subscriptions),
+        capabilities: registerPassThrough.capabilities(
+          upstream,
+          subscriptions || options.resourceUpdates === true,
+        ),
         ...(instructions === undefined ? {} : { instructions }),
         requestState: { verify: (state: string) => this.holds.take(state) },
         inputRequired: { legacyShim: false },
@@ -373,6 +377,15 @@ class GatewayImpl implements Gateway, HostSide {
           this.log(`could not open the session list changes come on: ${String(error)}`),
         );
     return this.changes.subscribe(listener);
+  }
+
+  subscribeUpstream(uri: string): Promise<() => Promise<void>> {
+    return subscribeResource(
+      this.connection,
+      () => this.sessions.of(this.stateless),
+      uri,
+      this.log,
+    );
   }
 
   async close(): Promise<void> {

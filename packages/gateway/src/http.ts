@@ -15,7 +15,9 @@
  *   makes the next call fetch the upstream's list afresh.
  * Bounded: at most `maxSessions` legacy sessions (an idle one expires after `sessionIdleMs`, and
  * gives its place to a new one when the endpoint is full: legacySessions.ts), bodies up to
- * `maxBodyBytes`, 2026-07-28 listen streams (`maxListeners`, `maxListenersPerHost`: listen.ts).
+ * `maxBodyBytes`, 2026-07-28 listen streams (`maxListeners`, `maxListenersPerHost`: listen.ts) and
+ * the resources they subscribe to upstream (`maxResourcesPerListen`, `maxResourceSubscriptions`,
+ * `maxResourceUriLength`: resourceListens.ts).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -33,6 +35,7 @@ import type { Gateway } from './gateway';
 import { systemClock, type Clock } from './holds';
 import { LegacySessions, refuse, type ServerFactory } from './legacySessions';
 import { ListenLimits, toServerEvent } from './listen';
+import { ResourceListens } from './resourceListens';
 import { ToolSchemas } from './toolSchemas';
 
 /** Options of serveHttp. */
@@ -72,6 +75,15 @@ export interface ServeHttpOptions {
   maxListeners?: number;
   /** The same per host: its remote address and client name (default 16). */
   maxListenersPerHost?: number;
+  /** URIs one listen's `resourceSubscriptions` may name (default 32); past it -32603. */
+  maxResourcesPerListen?: number;
+  /**
+   * Distinct URIs the gateway subscribes upstream for its listens at once (default 64); a listen
+   * that would pass it gets -32603.
+   */
+  maxResourceSubscriptions?: number;
+  /** Characters a subscribed URI may have (default 2048); past it -32602. */
+  maxResourceUriLength?: number;
 }
 
 /** A running HTTP endpoint of the gateway. */
@@ -159,11 +171,20 @@ export function serveHttp(gateway: Gateway, options: ServeHttpOptions = {}): Pro
           timeout: listTimeoutMs,
         }),
   );
+  const resources = new ResourceListens({
+    subscribe: (uri) => gateway.subscribeUpstream(uri),
+    offered: () =>
+      (connection.client as Client).getServerCapabilities()?.resources?.subscribe === true,
+    maxPerListen: options.maxResourcesPerListen ?? 32,
+    maxOpen: options.maxResourceSubscriptions ?? 64,
+    maxUriLength: options.maxResourceUriLength ?? 2048,
+  });
   return serve(
-    (serverOptions) => gateway.createServer(serverOptions),
+    // A server of one request is a 2026-07-28 host's: its listens' resources are subscribed here.
+    (serverOptions) =>
+      gateway.createServer({ ...serverOptions, resourceUpdates: serverOptions.track === false }),
     options,
-    schemas,
-    (listener) => gateway.onUpstreamChange(listener),
+    { schemas, resources, hearChanges: (listener) => gateway.onUpstreamChange(listener) },
   );
 }
 
@@ -181,12 +202,19 @@ const listsTools = (body: unknown): boolean =>
     (message) => isRecord(message) && message['method'] === 'tools/list',
   );
 
+/** What a gateway's endpoint adds to serving a factory's servers. */
+interface GatewayParts {
+  schemas: ToolSchemas;
+  resources: ResourceListens;
+  hearChanges: (listener: (method: string, params: Record<string, unknown>) => void) => () => void;
+}
+
 async function serve(
   factory: ServerFactory,
   options: ServeHttpOptions,
-  schemas?: ToolSchemas,
-  hearChanges?: (listener: (method: string, params: Record<string, unknown>) => void) => () => void,
+  parts?: GatewayParts,
 ): Promise<HttpEndpoint> {
+  const { schemas, resources, hearChanges } = parts ?? {};
   const hostname = options.hostname ?? '127.0.0.1';
   const allowed = allowlists(hostname, options);
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
@@ -223,7 +251,10 @@ async function serve(
     if (schemas !== undefined && listsTools(body)) schemas.invalidate();
     if (await isLegacyRequest(await toWebRequest(request, body ?? null), body))
       await legacy.handle(request, response, body);
-    else if (listens.admit(request, response, body)) await modern(request, response, body);
+    else if (listens.admit(request, response, body)) {
+      const served = resources === undefined ? body : await resources.take(response, body);
+      if (served !== undefined) await modern(request, response, served);
+    }
   };
 
   const server = createServer((request, response) => {
@@ -241,6 +272,7 @@ async function serve(
       stopHearing?.();
       await handler.close();
       await legacy.close();
+      await resources?.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -19,7 +19,10 @@ import { isRecord } from '@waitfor/runtime';
 import type { Clock } from './holds';
 
 /** What one request or session is served by: a fresh MCP server (the gateway's, or a test's). */
-export type ServerFactory = (options: { track?: boolean }) => McpServer | Server;
+export type ServerFactory = (options: {
+  track?: boolean;
+  resourceUpdates?: boolean;
+}) => McpServer | Server;
 
 /** Answer `response` with a JSON-RPC error and an HTTP status. */
 export function refuse(response: ServerResponse, status: number, code: number, message: string) {

@@ -93,13 +93,13 @@ describe.each(upstreams)('a 2026-07-28 host over HTTP, $name', (upstream) => {
 });
 
 describe('listen streams toward 2026-07-28 hosts', () => {
-  test('resource updates are not offered to a host served per request', async () => {
+  test('an upstream without resource subscriptions: the acknowledgement leaves them out', async () => {
     const { host } = await gatewayHost(upstreams[1]!);
     const subscription = await (host.raw as V2Client).listen({
       toolsListChanged: true,
       resourceSubscriptions: ['growing://anything'],
     });
-    // The gateway cannot subscribe upstream for such a host: the acknowledgement says so.
+    // This upstream has no resources to subscribe to (resourceListens.test.ts has one that has).
     expect(subscription.honoredFilter).toEqual({ toolsListChanged: true });
     await subscription.close();
   });

@@ -145,6 +145,65 @@ export class UpstreamListen {
   }
 }
 
+/**
+ * A listen stream of one resource on a 2026-07-28 upstream; its updates reach the client's
+ * handlers (gateway.ts relays them). Resolves to its close; rejects when the upstream did not
+ * acknowledge the URI.
+ */
+async function listenUpstream(client: Client, uri: string): Promise<() => Promise<void>> {
+  const subscription = await client.listen({ resourceSubscriptions: [uri] });
+  if (subscription.honoredFilter.resourceSubscriptions?.includes(uri) !== true) {
+    await subscription.close();
+    throw new Error('the upstream did not acknowledge it');
+  }
+  return () => subscription.close();
+}
+
+/** `resources/subscribe` on a 2025 upstream session; resolves to its unsubscribe. */
+async function subscribeSession(
+  session: Promise<Connection>,
+  uri: string,
+): Promise<() => Promise<void>> {
+  const client = (await session).client as Client;
+  await client.subscribeResource({ uri });
+  return async () => void (await client.unsubscribeResource({ uri }));
+}
+
+/**
+ * Subscribe upstream for one resource (Gateway.subscribeUpstream): a listen stream on a 2026-07-28
+ * upstream, `resources/subscribe` on `session` (the one its updates come on) of a 2025 one. A
+ * refusal, of the subscribe or of its end, is logged and rethrown.
+ */
+export async function subscribeResource(
+  connection: Connection,
+  session: () => Promise<Connection>,
+  uri: string,
+  log: (line: string) => void,
+): Promise<() => Promise<void>> {
+  const said = (what: string) => (error: unknown) => {
+    log(`${what} ${uri}: ${error instanceof Error ? error.message : String(error)}`);
+    throw error;
+  };
+  const unsubscribe = await (
+    connection.era === 'modern'
+      ? listenUpstream(connection.client as Client, uri)
+      : subscribeSession(session(), uri)
+  ).catch(said('the upstream refused a subscription (its updates are not relayed) to'));
+  return () => unsubscribe().catch(said('could not end the upstream subscription to'));
+}
+
+/** Refuse a listen in band, before its acknowledgement (as the SDK refuses past its own bound). */
+export function refuseListen(
+  response: ServerResponse,
+  body: Record<string, unknown>,
+  code: number,
+  message: string,
+): void {
+  response
+    .writeHead(200, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ jsonrpc: '2.0', id: body['id'] ?? null, error: { code, message } }));
+}
+
 /** Options of the per-host bound on listen streams. */
 export interface ListenLimitsOptions {
   /** Listen streams one host may hold open at once on one endpoint. */
@@ -180,13 +239,7 @@ export class ListenLimits {
     const key = `${request.socket.remoteAddress ?? ''} ${clientName(body)}`;
     const open = this.#open.get(key) ?? 0;
     if (open >= this.options.maxPerHost) {
-      response.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          id: body['id'] ?? null,
-          error: { code: -32603, message: 'Subscription limit reached for this host' },
-        }),
-      );
+      refuseListen(response, body, -32603, 'Subscription limit reached for this host');
       return false;
     }
     this.#open.set(key, open + 1);

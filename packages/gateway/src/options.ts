@@ -49,15 +49,23 @@ export interface Gateway {
   readonly connection: Connection;
   /**
    * A fresh host-facing server (one per host connection; both eras). `track: false` for a server
-   * of one request (modern-era HTTP): it gets no upstream notifications.
+   * of one request (modern-era HTTP): it gets no upstream notifications. `resourceUpdates`: the
+   * caller delivers its listens' `resourceSubscriptions` (serveHttp does), so it announces
+   * `resources.subscribe` where the upstream offers it.
    */
-  createServer(options?: { track?: boolean }): Server;
+  createServer(options?: { track?: boolean; resourceUpdates?: boolean }): Server;
   /**
    * Hear the upstream's list changes and resource updates meant for hosts without a connection of
    * their own (2026-07-28 over HTTP; serveHttp publishes them to their listen streams). Returns
    * the unsubscribe.
    */
   onUpstreamChange(listener: (method: string, params: Record<string, unknown>) => void): () => void;
+  /**
+   * Subscribe upstream for one resource's updates, heard by onUpstreamChange listeners
+   * (`resources/subscribe` on the session they come on from a 2025 server, a listen stream of that
+   * URI on a 2026-07-28 one). Resolves to the unsubscribe; rejects when the upstream refused.
+   */
+  subscribeUpstream(uri: string): Promise<() => Promise<void>>;
   /** Calls held for a modern host's retry right now. */
   readonly held: number;
   /** Upstream calls in flight right now. */

@@ -4,7 +4,8 @@
  * notifications (list changes, resource updates, URL elicitation completion, log messages).
  * Resource subscriptions are offered where a host has an upstream session of its own (a 2025
  * upstream, a host with a session): the host's subscribe goes to its session, so the updates that
- * come back on it are the ones this host asked for.
+ * come back on it are the ones this host asked for. A 2026-07-28 host over HTTP is offered them for
+ * its listen streams (resourceListens.ts subscribes upstream for it).
  */
 import type { Client } from '@modelcontextprotocol/client';
 import type { Server, ServerCapabilities, ServerContext } from '@modelcontextprotocol/server';

@@ -183,14 +183,14 @@ describe('resource subscriptions of a 2025 server', () => {
     }
   });
 
-  test('a 2026-07-28 host over HTTP has no session to be notified on: no subscribe offered', async () => {
+  // Its updates reach it on a listen stream (resourceListens.test.ts).
+  test('a 2026-07-28 host over HTTP is offered subscribe, for its listen streams', async () => {
     const client = new V2Client({ name: 'modern', version: '1.0.0' }, {
       versionNegotiation: { mode: { pin: '2026-07-28' } },
     } as never);
     await client.connect(new V2Http(new URL(setup.endpoint.url)));
     try {
-      expect(client.getServerCapabilities()?.resources).toBeDefined();
-      expect(client.getServerCapabilities()?.resources?.subscribe).toBeUndefined();
+      expect(client.getServerCapabilities()?.resources?.subscribe).toBe(true);
     } finally {
       await client.close();
     }
