@@ -8,34 +8,15 @@
 import { accept } from '@waitfor/core';
 import type { Request } from '@waitfor/core';
 import type { DurableOutcome, TaskSuspension } from '@waitfor/mcp-bridge';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { textOf } from '../../mcp-bridge/src/__fixtures__/clients';
-import type { TasksServer } from '../../mcp-bridge/src/__fixtures__/tasksServer';
-import { startTasksServer } from '../../mcp-bridge/src/__fixtures__/tasksServer';
 import type { Fleet } from './__fixtures__/fleet';
 import { drivers } from './__fixtures__/fleet';
-import type { PostgresServer } from './__fixtures__/postgresServer';
-import { startPostgres } from './__fixtures__/postgresServer';
-import type { TaskClient } from './__fixtures__/taskClient';
-import { openTaskClient } from './__fixtures__/taskClient';
+import { useTaskServers } from './__fixtures__/taskClient';
 import type { DurableCaller } from './calls/durableCalls';
 
-let server: PostgresServer | undefined;
-let tasks: TasksServer;
-const clients: TaskClient[] = [];
-beforeAll(async () => {
-  [server, tasks] = await Promise.all([startPostgres(), startTasksServer({ pollInterval: 50 })]);
-});
-afterAll(async () => {
-  await Promise.all(clients.map((client) => client.close()));
-  await Promise.all([server?.destroy(), tasks?.close()]);
-});
-
-const bridgeOf = async (host: string) => {
-  const client = await openTaskClient(tasks.url, host);
-  clients.push(client);
-  return client.bridge;
-};
+const servers = useTaskServers();
+const { bridgeOf } = servers;
 
 /**
  * The real bridge of a poller, with one step the test can place: `between` runs once, after a
@@ -61,11 +42,13 @@ const keyOf = (request: Request) =>
   (request.data?.origin as { inputKey?: string } | undefined)?.inputKey;
 
 const updatesOf = (taskId: string) =>
-  tasks.log.filter((entry) => entry.method === 'tasks/update' && entry.params.taskId === taskId);
+  servers.tasks.log.filter(
+    (entry) => entry.method === 'tasks/update' && entry.params.taskId === taskId,
+  );
 
 describe.each([
   { driver: 'pglite', open: () => drivers.pglite({ pollMs: 0 }) },
-  { driver: 'postgres', open: () => drivers.postgres(server!, { pollMs: 0 }) },
+  { driver: 'postgres', open: () => drivers.postgres(servers.postgres, { pollMs: 0 }) },
 ])('an answer racing its key away on $driver', ({ open }) => {
   let fleet: Fleet | undefined;
   afterEach(async () => {
@@ -89,7 +72,9 @@ describe.each([
     // The poller is watching the task.
     await expect
       .poll(() =>
-        tasks.log.some((e) => e.params.taskId === taskId && e.headers['x-waitfor-host'] === 'b'),
+        servers.tasks.log.some(
+          (e) => e.params.taskId === taskId && e.headers['x-waitfor-host'] === 'b',
+        ),
       )
       .toBe(true);
     const row = (state: string) =>
@@ -114,7 +99,7 @@ describe.each([
       won = inboxB.submit(accept(request, { hold: 'eu' }));
       await expect.poll(() => row('answered')).toBe(true);
     };
-    tasks.finishTask(taskId, { content: [{ type: 'text', text: 'done early' }] });
+    servers.tasks.finishTask(taskId, { content: [{ type: 'text', text: 'done early' }] });
 
     expect(textOf(await maker.result(started.callId))).toBe('done early');
     await expect.poll(() => won !== undefined).toBe(true);

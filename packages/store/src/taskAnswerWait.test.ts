@@ -8,34 +8,15 @@
  */
 import { accept } from '@waitfor/core';
 import type { Answer, Request } from '@waitfor/core';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { TasksServer } from '../../mcp-bridge/src/__fixtures__/tasksServer';
-import { startTasksServer } from '../../mcp-bridge/src/__fixtures__/tasksServer';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Fleet } from './__fixtures__/fleet';
 import { drivers } from './__fixtures__/fleet';
-import type { PostgresServer } from './__fixtures__/postgresServer';
-import { startPostgres } from './__fixtures__/postgresServer';
-import type { TaskClient } from './__fixtures__/taskClient';
-import { openTaskClient } from './__fixtures__/taskClient';
+import { useTaskServers } from './__fixtures__/taskClient';
 import type { DurableCaller } from './calls/durableCalls';
 import type { StoreOptions } from './index';
 
-let server: PostgresServer | undefined;
-let tasks: TasksServer;
-const clients: TaskClient[] = [];
-beforeAll(async () => {
-  [server, tasks] = await Promise.all([startPostgres(), startTasksServer({ pollInterval: 50 })]);
-});
-afterAll(async () => {
-  await Promise.all(clients.map((client) => client.close()));
-  await Promise.all([server?.destroy(), tasks?.close()]);
-});
-
-const bridgeOf = async (host: string) => {
-  const client = await openTaskClient(tasks.url, host);
-  clients.push(client);
-  return client.bridge;
-};
+const servers = useTaskServers();
+const { bridgeOf } = servers;
 
 /** The real bridge of a poller, held before any `resume` that sends answers until released. */
 function held(bridge: DurableCaller) {
@@ -57,7 +38,7 @@ function held(bridge: DurableCaller) {
 
 /** The `tasks/update` requests the server got for `taskId`, as their `inputResponses`. */
 const updatesOf = (taskId: string) =>
-  tasks.log
+  servers.tasks.log
     .filter((entry) => entry.method === 'tasks/update' && entry.params.taskId === taskId)
     .map((entry) => entry.params.inputResponses);
 
@@ -68,7 +49,7 @@ describe.each([
   },
   {
     driver: 'postgres',
-    open: (a: StoreOptions, b: StoreOptions) => drivers.postgres(server!, a, b),
+    open: (a: StoreOptions, b: StoreOptions) => drivers.postgres(servers.postgres, a, b),
   },
 ])('a task answer nobody sends on $driver', ({ open }) => {
   let fleet: Fleet | undefined;
@@ -147,7 +128,9 @@ describe.each([
     // The poller is watching the task.
     await expect
       .poll(() =>
-        tasks.log.some((e) => e.params.taskId === taskId && e.headers['x-waitfor-host'] === 'b'),
+        servers.tasks.log.some(
+          (e) => e.params.taskId === taskId && e.headers['x-waitfor-host'] === 'b',
+        ),
       )
       .toBe(true);
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
@@ -185,7 +168,9 @@ describe.each([
     fleet!.b.durableCalls({ clientFor: () => bridge });
     await expect
       .poll(() =>
-        tasks.log.some((e) => e.params.taskId === taskId && e.headers['x-waitfor-host'] === 'b'),
+        servers.tasks.log.some(
+          (e) => e.params.taskId === taskId && e.headers['x-waitfor-host'] === 'b',
+        ),
       )
       .toBe(true);
     expect(await inboxB.submit(accept(request, { region: 'kept' }))).toBe(true);

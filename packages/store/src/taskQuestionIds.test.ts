@@ -6,40 +6,21 @@
  */
 import { accept } from '@waitfor/core';
 import type { Request } from '@waitfor/core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { textOf } from '../../mcp-bridge/src/__fixtures__/clients';
-import type { TasksServer } from '../../mcp-bridge/src/__fixtures__/tasksServer';
-import { startTasksServer } from '../../mcp-bridge/src/__fixtures__/tasksServer';
 import type { Fleet } from './__fixtures__/fleet';
 import { drivers } from './__fixtures__/fleet';
-import type { PostgresServer } from './__fixtures__/postgresServer';
-import { startPostgres } from './__fixtures__/postgresServer';
-import type { TaskClient } from './__fixtures__/taskClient';
-import { openTaskClient } from './__fixtures__/taskClient';
+import { useTaskServers } from './__fixtures__/taskClient';
 
-let server: PostgresServer | undefined;
-let tasks: TasksServer;
-const clients: TaskClient[] = [];
-beforeAll(async () => {
-  [server, tasks] = await Promise.all([startPostgres(), startTasksServer({ pollInterval: 50 })]);
-});
-afterAll(async () => {
-  await Promise.all(clients.map((client) => client.close()));
-  await Promise.all([server?.destroy(), tasks?.close()]);
-});
-
-const bridgeOf = async (host: string) => {
-  const client = await openTaskClient(tasks.url, host);
-  clients.push(client);
-  return client.bridge;
-};
+const servers = useTaskServers();
+const { bridgeOf } = servers;
 
 const keyOf = (request: Request) =>
   (request.data?.origin as { inputKey?: string } | undefined)?.inputKey;
 
 describe.each([
   { driver: 'pglite', open: () => drivers.pglite({ pollMs: 0 }) },
-  { driver: 'postgres', open: () => drivers.postgres(server!, { pollMs: 0 }) },
+  { driver: 'postgres', open: () => drivers.postgres(servers.postgres, { pollMs: 0 }) },
 ])('task question ids on $driver', ({ open }) => {
   let fleet: Fleet | undefined;
   afterEach(async () => {
@@ -60,7 +41,9 @@ describe.each([
     const first = idOf();
     const taskId = String((inbox.getSnapshot()[0]!.data?.origin as { taskId: string }).taskId);
     const polls = () =>
-      tasks.log.filter((entry) => entry.method === 'tasks/get' && entry.params.taskId === taskId);
+      servers.tasks.log.filter(
+        (entry) => entry.method === 'tasks/get' && entry.params.taskId === taskId,
+      );
 
     // Many polls by B, then an answer that brings a new suspension (a left the open set).
     await expect.poll(() => polls().length).toBeGreaterThan(10);

@@ -7,6 +7,12 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Bridge } from '../../../mcp-bridge/src/index';
 import { attachWaitFor, elicitationCapabilities } from '../../../mcp-bridge/src/index';
+import {
+  startTasksServer,
+  type TasksServer,
+} from '../../../mcp-bridge/src/__fixtures__/tasksServer';
+import { afterAll, beforeAll } from 'vitest';
+import { startPostgres, type PostgresServer } from './postgresServer';
 
 export interface TaskClient {
   bridge: Bridge;
@@ -51,4 +57,42 @@ async function openOnce(url: string, host: string, serverId: string): Promise<Ta
     }),
   );
   return { bridge, close: () => client.close() };
+}
+
+/**
+ * A real PostgreSQL and the 2026-07-28 tasks server (polled at 50 ms) for the enclosing suite, and
+ * `bridgeOf(host)`: a task client of that server, closed after the suite. Read them in tests only.
+ */
+export function useTaskServers() {
+  let postgres: PostgresServer | undefined;
+  let tasks: TasksServer | undefined;
+  const clients: TaskClient[] = [];
+  beforeAll(async () => {
+    [postgres, tasks] = await Promise.all([
+      startPostgres(),
+      startTasksServer({ pollInterval: 50 }),
+    ]);
+  });
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.close()));
+    await Promise.all([postgres?.destroy(), tasks?.close()]);
+  });
+  const running = <T>(value: T | undefined): T => {
+    if (value === undefined)
+      throw new Error('the task servers are not running: read them in a test');
+    return value;
+  };
+  return {
+    get postgres(): PostgresServer {
+      return running(postgres);
+    },
+    get tasks(): TasksServer {
+      return running(tasks);
+    },
+    bridgeOf: async (host: string): Promise<Bridge> => {
+      const client = await openTaskClient(running(tasks).url, host);
+      clients.push(client);
+      return client.bridge;
+    },
+  };
 }
