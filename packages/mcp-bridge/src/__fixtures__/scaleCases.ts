@@ -13,7 +13,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { accept, type Answer, type Request, type WaitFor } from '@waitfor/core';
-import { onTestFinished } from 'vitest';
+import { expect, onTestFinished } from 'vitest';
 import { recordProcessWarnings } from './processWarnings';
 
 /** The most listeners one signal may hold at once (Node warns past 10). */
@@ -96,4 +96,22 @@ export function patientPerson(count: number): WaitFor {
       if (waiting.length === count)
         for (const [asked, answer] of waiting.splice(0)) answer(accept(asked, { confirmed: true }));
     });
+}
+
+/**
+ * The most listeners seen per size in one describe: each within MOST_LISTENERS, and `expectFlat`
+ * checks the count did not grow from 100 to 1,000 and to `largest`.
+ */
+export function listenerTally() {
+  const most: Record<number, number> = {};
+  return {
+    record(size: number, count: number): void {
+      most[size] = count;
+      expect(count).toBeLessThanOrEqual(MOST_LISTENERS);
+    },
+    expectFlat(largest: number): void {
+      expect(most[1_000]).toBe(most[100]);
+      expect(most[largest]).toBe(most[100]);
+    },
+  };
 }
