@@ -137,7 +137,7 @@ class GatewayImpl implements Gateway, HostSide {
     };
     return {
       name: 'waitfor-gateway',
-      legacyRequest: (request, params) => {
+      inboundRequest: (request, params) => {
         this.rawParams.set(request, params);
         return request;
       },
