@@ -26,14 +26,10 @@ import {
   type Request,
 } from '@waitfor/core';
 import { isRecord } from '@waitfor/runtime';
+import { paramsOf, type ElicitParams } from './elicitParams';
 
 /** The longest upstream key passed through to the host (the task id bound of the bridge). */
 export const MAX_KEY_LENGTH = 256;
-
-/** Elicitation params as a host receives them (either era; `elicitationId` only toward a legacy host). */
-export type ElicitParams =
-  | { mode: 'form'; message: string; requestedSchema: Record<string, unknown> }
-  | { mode: 'url'; message: string; url: string; elicitationId?: string };
 
 interface Asked {
   readonly key: string;
@@ -86,21 +82,6 @@ export type UpstreamRun = (
   signal: AbortSignal,
   progress: (params: { progress: number; total?: number; message?: string }) => void,
 ) => Promise<unknown>;
-
-/** A question's params, from the Request the bridge made of it (its own params when it kept them). */
-export function paramsOf(request: Request, raw?: Record<string, unknown>): ElicitParams {
-  if (request.kind === 'authorization') {
-    const params: ElicitParams = { mode: 'url', message: request.prompt, url: request.url ?? '' };
-    if (typeof raw?.['elicitationId'] === 'string') params.elicitationId = raw['elicitationId'];
-    return params;
-  }
-  const schema = request.data?.schema;
-  return {
-    mode: 'form',
-    message: request.prompt,
-    requestedSchema: isRecord(schema) ? schema : { type: 'object', properties: {} },
-  };
-}
 
 /** The Answer of a host's ElicitResult (anything malformed counts as cancel). */
 export function answerOf(question: Elicitation, result: unknown): Answer {

@@ -120,9 +120,10 @@ class GatewayImpl implements Gateway, HostSide {
   }
 
   /**
-   * The extension that keeps a legacy push's own params and relays the upstream's notifications:
-   * those of a host's own session to that host, those of the first connection to every host when
-   * the upstream is 2026-07-28 (one connection for all), else to the host it is lent to.
+   * The extension that keeps each question's own params (the server's, either era: route() and
+   * callUpstream hand them to the call) and relays the upstream's notifications: those of a
+   * host's own session to that host, those of the first connection to every host when the
+   * upstream is 2026-07-28 (one connection for all), else to the host it is lent to.
    */
   extension(host?: HostUpstream): BridgeExtension {
     const relay = (method: string, params: Record<string, unknown>) => {
@@ -138,7 +139,7 @@ class GatewayImpl implements Gateway, HostSide {
     };
     return {
       name: 'waitfor-gateway',
-      legacyRequest: (request, params) => {
+      inboundRequest: (request, params) => {
         this.rawParams.set(request, params);
         return request;
       },
@@ -263,11 +264,13 @@ class GatewayImpl implements Gateway, HostSide {
         const upstream = await this.sessions.of(owner);
         return await withUrlConsent(
           () =>
-            callUpstream(call, params, upstream, {
-              signal,
-              onprogress,
-              timeout: this.options.callTimeoutMs ?? 600_000,
-            }),
+            callUpstream(
+              call,
+              params,
+              upstream,
+              { signal, onprogress, timeout: this.options.callTimeoutMs ?? 600_000 },
+              this.rawParams,
+            ),
           completion,
         );
       } finally {

@@ -25,13 +25,13 @@ import { isRecord, MAX_TIMER_DELAY } from '@waitfor/runtime';
 import {
   respond,
   withdraw,
-  type ElicitParams,
   type GatewayCall,
   type HostRequest,
   type Elicitation,
   type Question,
   type Step,
 } from './call';
+import type { ElicitParams } from './elicitParams';
 import type { Clock, HeldCalls } from './holds';
 
 /** What the host side needs of its gateway. */

@@ -42,12 +42,16 @@ export function forwardNotifications(
   return () => sent;
 }
 
-/** Make the upstream call of `call` on `connection` (a 2026-07-28 one: its loop's questions go to `call`). */
+/**
+ * Make the upstream call of `call` on `connection` (a 2026-07-28 one: its loop's questions go to
+ * `call`, each with the params its server sent, as the gateway's extension kept them in `rawParams`).
+ */
 export function callUpstream(
   call: GatewayCall,
   params: Record<string, unknown>,
   connection: Connection,
   listeners: { signal: AbortSignal; onprogress: (progress: CallProgress) => void; timeout: number },
+  rawParams: Pick<WeakMap<Request, Record<string, unknown>>, 'get'>,
 ) {
   const options = {
     ...listeners,
@@ -55,7 +59,12 @@ export function callUpstream(
       ? {
           // The upstream's own inputRequests keys go with its questions (passed through).
           waitFor: (request: Request, asked?: WaitForContext) =>
-            call.ask(request, asked?.signal, undefined, inputKeyOf(request.data?.origin)),
+            call.ask(
+              request,
+              asked?.signal,
+              rawParams.get(request),
+              inputKeyOf(request.data?.origin),
+            ),
           sampling: (params: Record<string, unknown>, context: HandlerContext) =>
             call.relay(
               'sampling/createMessage',

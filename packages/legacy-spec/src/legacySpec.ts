@@ -122,10 +122,13 @@ export function createLegacySpec(options: LegacySpecOptions = {}): LegacySpec {
   const extension: BridgeExtension = {
     name: 'legacy-spec',
     setup: (host) => attachLegacy(host, legacy),
-    legacyRequest(request, params) {
+    inboundRequest(request, params) {
       const elicitationId = params['elicitationId'];
       // The bridge has bounded url and elicitationId already (a push past them is refused -32602).
-      return params['mode'] !== 'url' || typeof elicitationId !== 'string'
+      // A 2026-07-28 question has no completion to wait for: an elicitationId there is not one.
+      return request.data?.origin?.era !== 'legacy' ||
+        params['mode'] !== 'url' ||
+        typeof elicitationId !== 'string'
         ? request
         : withElicitationId(request, elicitationId);
     },

@@ -44,7 +44,7 @@ export interface AskContext {
   signal?: AbortSignalLike | undefined;
   /** How many times a person may submit an invalid form before the question is cancelled (≥ 1). */
   maxAttempts: number;
-  /** Extension rewrite of the Request (legacy pushes only). */
+  /** The extensions' `inboundRequest` rewrite of the first Request (see `inboundRewrite`). */
   rewrite?: ((request: Request) => Request) | undefined;
   hooks?: AskHooks | undefined;
 }

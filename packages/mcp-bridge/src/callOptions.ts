@@ -51,7 +51,7 @@ export interface CallOptions {
   /** Who asks, as shown to the person ('' counts as unset). */
   serverName?: string;
   maxAttempts?: number;
-  /** Wrap this call (`aroundCall`); `setup` and `legacyRequest` are the attachment's extensions' only. */
+  /** Wrap this call (`aroundCall`); `setup` and `inboundRequest` are the attachment's extensions' only. */
   extensions?: readonly BridgeExtension[];
   /** Bounds on what the server sends, over the attachment's key by key (legacy era: as `waitFor`). */
   limits?: Partial<BridgeLimits>;

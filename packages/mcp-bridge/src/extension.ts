@@ -102,10 +102,34 @@ export interface BridgeExtension {
   name: string;
   /** Called once per attached client, after the bridge's own handlers are registered; may return a cleanup. */
   setup?(host: ExtensionHost): void | (() => void);
-  /** Rewrite the Request built from a pushed legacy elicitation/create before waitFor sees it. */
-  legacyRequest?(request: Request, params: Record<string, unknown>): Request;
+  /**
+   * Rewrite the Request built from a server's elicitation before waitFor sees it, in either era: a
+   * pushed `elicitation/create` (2025), an `input_required` round's inputRequest or a task's
+   * (2026-07-28). `params` are the server's own: an inputRequest's as sent (`_meta` and unknown
+   * fields included), a push's as the client's SDK parsed it (its schema keeps `_meta`);
+   * `request.data.origin.era` says which era. A suspension's Requests (durable calls) are not
+   * rewritten: they are checked against their inputRequests again on resume.
+   */
+  inboundRequest?(request: Request, params: Record<string, unknown>): Request;
   /** Wrap every tools/call, prompts/get and resources/read the bridge issues. */
   aroundCall?(call: CallInfo, next: () => Promise<unknown>): Promise<unknown>;
+}
+
+/**
+ * @internal The `inboundRequest` rewrites of `extensions` for a question the server asked with
+ * `params`, in order; undefined when none has one (the Request is asked as built).
+ */
+export function inboundRewrite(
+  extensions: readonly BridgeExtension[] | undefined,
+  params: Record<string, unknown>,
+): ((request: Request) => Request) | undefined {
+  if (extensions === undefined || !extensions.some((extension) => extension.inboundRequest))
+    return undefined;
+  return (request) =>
+    extensions.reduce(
+      (current, extension) => extension.inboundRequest?.(current, params) ?? current,
+      request,
+    );
 }
 
 /**

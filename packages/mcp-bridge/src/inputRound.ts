@@ -11,6 +11,7 @@ import type { AbortSignalLike, RequestOrigin, WaitFor } from '@waitfor/core';
 import { askPerson, checkParsed, type AskHooks } from './askPerson';
 import { BridgeError } from './bridgeError';
 import type { ElicitationMode } from './capabilities';
+import { inboundRewrite, type BridgeExtension } from './extension';
 import { isRecord, parseElicitationParams, type ElicitationParams } from './mapping';
 import { askAll } from '@waitfor/core/tools';
 import type { RootsHandler, SamplingHandler } from './bridgeState';
@@ -33,6 +34,8 @@ export interface RoundContext {
   origin: RequestOrigin;
   signal?: AbortSignalLike | undefined;
   hooks?: AskHooks | undefined;
+  /** The attachment's extensions: their `inboundRequest` sees each elicitation's own params. */
+  extensions?: readonly BridgeExtension[] | undefined;
 }
 
 /** Check an untrusted inputRequests map of at most `limit` entries; throws 'invalid_params'. */
@@ -126,6 +129,7 @@ export async function resolveRound(
             waitFor: context.handlers.waitFor ?? noWaitFor,
             origin,
             signal: question.signal,
+            rewrite: inboundRewrite(context.extensions, entry.params ?? {}),
           })
         : answerHostRequest(entry, { ...context, origin, signal: question.signal });
     },

@@ -36,7 +36,7 @@ export interface PushedQuestion {
   readonly origin: RequestOrigin;
   /** Question options the call it belongs to brought (legacy era, one call in flight). */
   readonly own?: QuestionOptions | undefined;
-  /** Extension rewrite of the Request (legacy pushes only). */
+  /** The extensions' `inboundRequest` rewrite of the Request, if any has one. */
   readonly rewrite?: ((request: Request) => Request) | undefined;
   /** The question settled: unlink it. */
   close(): void;

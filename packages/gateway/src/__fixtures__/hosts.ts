@@ -33,6 +33,11 @@ export interface Host {
   asked: Array<Record<string, unknown>>;
   /** The methods of every notification the host received (e.g. notifications/cancelled). */
   notified: string[];
+  /**
+   * Every JSON-RPC message the host's transport delivered, as it came (before the SDK parses it:
+   * its schemas drop the fields they do not define before a handler sees the params).
+   */
+  received: unknown[];
   callTool(
     name: string,
     args?: Record<string, unknown>,
@@ -43,11 +48,12 @@ export interface Host {
   close(): Promise<void>;
 }
 
-/** Record the notifications a connected client's transport delivers. */
-function tap(client: { transport?: unknown }, notified: string[]): void {
+/** Record the messages a connected client's transport delivers, and the notifications among them. */
+function tap(client: { transport?: unknown }, notified: string[], received: unknown[]): void {
   const transport = client.transport as { onmessage?: (message: unknown, extra?: unknown) => void };
   const deliver = transport.onmessage;
   transport.onmessage = (message, extra) => {
+    received.push(message);
     const { id, method } = message as { id?: unknown; method?: unknown };
     if (id === undefined && typeof method === 'string') notified.push(method);
     deliver?.call(transport, message, extra);
@@ -75,6 +81,7 @@ export async function openHost(
 ): Promise<Host> {
   const asked: Array<Record<string, unknown>> = [];
   const notified: string[] = [];
+  const received: unknown[] = [];
   const info = { name: `host-${kind}`, version: '1.0.0' };
   const handle = async (params: Record<string, unknown>, signal: AbortSignal) => {
     asked.push(params);
@@ -93,11 +100,12 @@ export async function openHost(
         ? new V1Http(new URL(target.url))
         : new V1Stdio({ ...target, stderr: 'pipe' }),
     );
-    tap(client, notified);
+    tap(client, notified, received);
     return {
       kind,
       asked,
       notified,
+      received,
       raw: client,
       callTool: (name, args = {}, options = {}) =>
         client.callTool({ name, arguments: args }, undefined, {
@@ -121,11 +129,12 @@ export async function openHost(
   await client.connect(
     'url' in target ? new V2Http(new URL(target.url)) : new V2Stdio({ ...target, stderr: 'pipe' }),
   );
-  tap(client as never, notified);
+  tap(client as never, notified, received);
   return {
     kind,
     asked,
     notified,
+    received,
     raw: client,
     callTool: (name, args = {}, options = {}) =>
       client.callTool({ name, arguments: args }, {

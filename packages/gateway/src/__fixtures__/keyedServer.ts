@@ -11,6 +11,11 @@
  * Tool `visit {times}`: asks consent to visit VISIT_URL (key `visit`) `times` rounds in a row, as a
  * server does whose out-of-band step is not finished yet, then answers "visited" — or the action,
  * as soon as the person declines or cancels.
+ *
+ * Tool `annotated {mode}`: asks one question (key `note`), form or URL, whose params carry the
+ * server's own `_meta` (ANNOTATED_META) and fields no revision defines (ANNOTATED_FIELDS, among
+ * them an `elicitationId`, which the 2026-07-28 URL shape does not have), then answers the
+ * action and content it got ("accept:{…}", "decline", …).
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -25,6 +30,16 @@ import * as z from 'zod';
 
 /** The URL `visit` asks for. */
 export const VISIT_URL = 'https://example.com/visit?step=1';
+
+/** The `_meta` of `annotated`'s question. */
+export const ANNOTATED_META = { 'example.com/trace': 'trace-7', 'example.com/hints': ['brief'] };
+
+/** The fields of `annotated`'s question that no revision defines. */
+export const ANNOTATED_FIELDS = {
+  priority: 'high',
+  display: { icon: 'pen' },
+  elicitationId: 'server-made',
+};
 
 const question = (key: string) =>
   inputRequired.elicit({
@@ -72,6 +87,29 @@ function createKeyedServer(): McpServer {
           visit: inputRequired.elicitUrl({ message: 'Visit the page', url: VISIT_URL }),
         },
         requestState: String(round + 1),
+      });
+    },
+  );
+  server.registerTool(
+    'annotated',
+    { inputSchema: z.object({ mode: z.enum(['form', 'url']) }) },
+    async ({ mode }, context) => {
+      const view = inputResponse(context.mcpReq.inputResponses, 'note');
+      if (view.kind === 'elicit') {
+        const content = view.content === undefined ? '' : `:${JSON.stringify(view.content)}`;
+        return { content: [{ type: 'text' as const, text: `${view.action}${content}` }] };
+      }
+      const asked =
+        mode === 'url'
+          ? { mode: 'url', message: 'Open the note', url: VISIT_URL }
+          : {
+              mode: 'form',
+              message: 'Write a note',
+              requestedSchema: { type: 'object', properties: { value: { type: 'string' } } },
+            };
+      const params = { ...asked, ...ANNOTATED_FIELDS, _meta: ANNOTATED_META };
+      return inputRequired({
+        inputRequests: { note: { method: 'elicitation/create', params } as never },
       });
     },
   );

@@ -18,7 +18,8 @@
  * in one round, default 3), `no_state` (asks without requestState), `state_only {rounds}`,
  * `endless` (asks forever), `odd_state` (ODD_STATE must come back byte-exact), `mystery`
  * (unknown resultType), `notify_complete {elicitationId}` (legacy: sends notifications/elicitation/complete), `structured` (has an outputSchema), `slow {ms}`, `ask_sampling`,
- * `ask_roots`, `progress {steps, ms}` (progress notifications). Prompt `ask_prompt`, resource
+ * `ask_roots`, `progress {steps, ms}` (progress notifications), `ask_annotated` (a form whose params
+ * carry ANNOTATED_FIELDS: a `_meta` of the server's and a field no revision defines). Prompt `ask_prompt`, resource
  * `waitfor://asked`. Over HTTP, `port` pins the port and `gate` sees requests first (auth).
  */
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
@@ -93,6 +94,12 @@ const defaultsSchema = {
 
 const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] });
 
+/** What `ask_annotated` adds to its question's params: the server's `_meta` and an unknown field. */
+export const ANNOTATED_FIELDS = {
+  _meta: { 'example.com/trace': 'trace-7' },
+  priority: 'high',
+};
+
 /** The answer of one elicitation key, as text ("accept:{...}" / "decline" / "cancel" / "missing"). */
 function describe(responses: Record<string, unknown> | undefined, key: string): string {
   const view = inputResponse(responses, key);
@@ -149,6 +156,25 @@ export function createDualEraServer(options: DualEraServerOptions = {}): McpServ
         });
       }
       return text(describe(responses, 'release'));
+    },
+  );
+
+  server.registerTool(
+    'ask_annotated',
+    { description: 'Asks an annotated form' },
+    async (context) => {
+      const responses = responsesOf(context);
+      if (inputResponse(responses, 'note').kind !== 'missing')
+        return text(describe(responses, 'note'));
+      const params = {
+        mode: 'form',
+        message: 'Write a note',
+        requestedSchema: { type: 'object', properties: { note: { type: 'string' } } },
+        ...ANNOTATED_FIELDS,
+      };
+      return inputRequired({
+        inputRequests: { note: { method: 'elicitation/create', params } as never },
+      });
     },
   );
 

@@ -23,6 +23,8 @@
  *   outstanding at once, each leaving the set as it is answered; completes with `a=…, b=…, c=<action>`.
  * - `ask_twice` — key `first` (form); once answered, key `second` (form) in a later status;
  *   completes with `first=…, second=…`.
+ * - `ask_annotated` — form key `note` (field `note`) whose params also carry the server's `_meta`
+ *   and a field no revision defines (`priority`); completes with `note=<value or action>`.
  * - `hold` — form key `hold` that stays outstanding (answers are ignored) until the task is cancelled.
  * - `slow {ms}` — working for `ms` milliseconds, then completes with `slept <ms>`.
  * - `fail` — fails with a JSON-RPC error (-32603).
@@ -231,6 +233,23 @@ const fixtureTools: Tool[] = [
       const first = answered(await ask('first', form('First?', 'first')), 'first');
       const second = answered(await ask('second', form('Second?', 'second')), 'second');
       return text(`first=${first}, second=${second}`);
+    },
+  },
+  {
+    name: 'ask_annotated',
+    description: 'Asks form key "note" with the server\'s _meta and an unknown field.',
+    task: 'required',
+    run: async ({ ask }) => {
+      const { params } = form('A note?', 'note');
+      const annotated = {
+        method: 'elicitation/create',
+        params: {
+          ...(params as Json),
+          _meta: { 'example.com/trace': 'trace-7' },
+          priority: 'high',
+        },
+      };
+      return text(`note=${answered(await ask('note', annotated), 'note')}`);
     },
   },
   {

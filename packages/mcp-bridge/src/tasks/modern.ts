@@ -22,6 +22,7 @@ import { askAll } from '@waitfor/core/tools';
 import { askPerson, checkParsed, type CheckedQuestion } from '../askPerson';
 import { BridgeError, toBridgeError } from '../bridgeError';
 import { noWaitFor } from '../callOptions';
+import { inboundRewrite } from '../extension';
 import type { ClientPort } from '../clientPort';
 import type { CallSettings } from '../callOptions';
 import {
@@ -199,6 +200,7 @@ export function taskQuestions(context: TaskAskContext): TaskQuestions {
           waitFor: round.handlers.waitFor ?? noWaitFor,
           origin,
           signal,
+          rewrite: inboundRewrite(round.extensions, entry.params ?? {}),
         })
       : answerHostRequest(entry, { ...round, origin, signal });
   };
@@ -265,6 +267,7 @@ export function roundOf(
     maxAttempts: settings.maxAttempts,
     limits: settings.limits,
     hooks: settings.bridge?.hooks,
+    extensions: settings.bridge?.settings.extensions,
     origin,
     signal,
   };

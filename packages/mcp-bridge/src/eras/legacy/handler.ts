@@ -2,13 +2,12 @@
  * The legacy era's pushed question: a 2025 server sends `elicitation/create` (or sampling, roots)
  * while a call is open, naming no call. The question is linked to the bridge calls in flight
  * (`questionLinks.ts`), attributed to the only one when exactly one is, asked with that call's own
- * options when it brought some, and shown to the extensions' `legacyRequest` rewrites.
+ * options when it brought some, and shown to the extensions' `inboundRequest` rewrites.
  */
-import type { Request } from '@waitfor/core';
 import type { BridgeState } from '../../bridgeState';
 import type { InboundContext } from '../../clientPort';
 import { asRecord } from '../../clientPort/shared';
-import { callOrigin } from '../../extension';
+import { callOrigin, inboundRewrite } from '../../extension';
 import { TASK_ID_LIMIT } from '../../tasks/legacy';
 import type { PushedQuestion } from '../../questionLinks';
 
@@ -29,11 +28,6 @@ export function question(
   const related = asRecord(asRecord(params['_meta'])['io.modelcontextprotocol/related-task']);
   if (typeof related['taskId'] === 'string' && related['taskId'].length <= TASK_ID_LIMIT)
     question.origin = { ...question.origin, taskId: related['taskId'] };
-  if (extensions.some((extension) => extension.legacyRequest))
-    question.rewrite = (request: Request) =>
-      extensions.reduce(
-        (current, extension) => extension.legacyRequest?.(current, params) ?? current,
-        request,
-      );
+  question.rewrite = inboundRewrite(extensions, params);
   return question;
 }

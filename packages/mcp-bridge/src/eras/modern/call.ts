@@ -80,6 +80,7 @@ async function runInputRequiredLoop(
     maxAttempts: settings.maxAttempts,
     limits,
     hooks: settings.bridge?.hooks,
+    extensions: settings.bridge?.settings.extensions,
     origin: callOrigin(job.info),
     signal,
   };
