@@ -48,7 +48,12 @@ it('kill -9 of the re-attached host with a question open: another host re-attach
     pollMs: 0,
   });
   const inbox = await maker.inbox('fleet');
-  const makerClient = await openClient('v1', 'http', { url: tasks.url }, { waitFor: inbox.waitFor });
+  const makerClient = await openClient(
+    'v1',
+    'http',
+    { url: tasks.url },
+    { waitFor: inbox.waitFor },
+  );
   const { default: pg } = await import('pg');
   const direct = new pg.Pool({ connectionString: url, max: 1 });
   direct.on('error', () => {});
@@ -82,14 +87,15 @@ it('kill -9 of the re-attached host with a question open: another host re-attach
     // P2 takes the task over once P1's claim ran out and re-attaches; the server asks `first`
     // again on P2's stream: a new question, while P1's is closed for everyone (its asker is gone).
     const p2 = await host('p2', true);
-    const [again] = (await p3.send('questions', { count: 1, except: [first!.id] }))
-      .questions as { id: string; prompt: string }[];
+    const [again] = (await p3.send('questions', { count: 1, except: [first!.id] })).questions as {
+      id: string;
+      prompt: string;
+    }[];
     expect(again!.id).not.toBe(first!.id);
     expect(again!.prompt).toBe('Your first?');
     expect((await p3.send('answer', { id: again!.id, content: { first: 'one' } })).won).toBe(true);
-    const [second] = (
-      await p3.send('questions', { count: 1, except: [first!.id, again!.id] })
-    ).questions as { id: string; prompt: string }[];
+    const [second] = (await p3.send('questions', { count: 1, except: [first!.id, again!.id] }))
+      .questions as { id: string; prompt: string }[];
     expect(second!.prompt).toBe('Your second?');
     expect((await p3.send('answer', { id: second!.id, content: { second: 'two' } })).won).toBe(
       true,
@@ -100,7 +106,11 @@ it('kill -9 of the re-attached host with a question open: another host re-attach
       p2.send('result', { callId: started.callId }).then((reply) => reply.text),
       p3.send('result', { callId: started.callId }).then((reply) => reply.text),
     ]);
-    expect(results).toEqual(['first=one second=two', 'first=one second=two', 'first=one second=two']);
+    expect(results).toEqual([
+      'first=one second=two',
+      'first=one second=two',
+      'first=one second=two',
+    ]);
 
     // One re-attach per claim: P1's tasks/result, then P2's (never interrupted while it asked).
     const p2Session = (await p2.send('session')).session as string;
@@ -123,9 +133,7 @@ it('kill -9 of the re-attached host with a question open: another host re-attach
     await expect
       .poll(
         async () =>
-          (
-            await look(`SELECT state FROM waitfor_questions WHERE id = $1`, [first!.id])
-          )[0]?.state,
+          (await look(`SELECT state FROM waitfor_questions WHERE id = $1`, [first!.id]))[0]?.state,
         { timeout: 30_000 },
       )
       .not.toBe('open');
