@@ -36,6 +36,7 @@ import {
   InMemoryTaskMessageQueue,
   InMemoryTaskStore,
   type CreateTaskRequestHandlerExtra,
+  type TaskMessageQueue,
   type TaskRequestHandlerExtra,
 } from '@modelcontextprotocol/sdk/experimental/tasks';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -49,7 +50,7 @@ import {
   GetTaskResultSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
-import { Readers, SharedTaskStore, type Asker } from './legacyTasksSharing';
+import { Readers, SessionTaskQueue, SharedTaskStore, type Asker } from './legacyTasksSharing';
 
 /** One request the server received. */
 export interface LoggedRequest {
@@ -299,7 +300,7 @@ const never = new AbortController().signal;
 
 function createTasksServer(
   store: InMemoryTaskStore,
-  queue: InMemoryTaskMessageQueue,
+  queue: TaskMessageQueue,
   options: Required<LegacyTasksServerOptions>,
   answers: LegacyTasksServer['answers'],
   hooks: ReceiverHooks,
@@ -347,7 +348,7 @@ export async function startLegacyTasksServer(
   const store = settings.shared ? new SharedTaskStore() : new InMemoryTaskStore();
   const readers = settings.shared ? new Readers() : undefined;
   const servers = new Map<StreamableHTTPServerTransport, McpServer>();
-  const queue = new InMemoryTaskMessageQueue();
+  const queue = settings.shared ? new SessionTaskQueue() : new InMemoryTaskMessageQueue();
   const log: LoggedRequest[] = [];
   const answers: LegacyTasksServer['answers'] = [];
   const sessions = new Map<string, StreamableHTTPServerTransport>();

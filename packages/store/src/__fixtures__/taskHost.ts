@@ -1,22 +1,27 @@
 /**
  * A host of task-backed durable calls in a process of its own: `tsx taskHost.ts <database>
- * <instance> <tasksUrl> <leaseMs> <pollMs> <work>`. It opens the inbox of scope `fleet` and a real
- * modern-era v2 client of the 2026-07-28 tasks server at <tasksUrl> (taskClient.ts), and durable
- * calls that poll tasks when <work> is `work` (else it only makes calls and answers). Prints
+ * <instance> <tasksUrl> <leaseMs> <pollMs> <work> [legacy]`. It opens the inbox of scope `fleet`
+ * and a real modern-era v2 client of the 2026-07-28 tasks server at <tasksUrl> (taskClient.ts) —
+ * with `legacy`, a v1 client of a 2025-11-25 tasks server there, attached with the inbox's waitFor
+ * (a task's pushed questions are asked through the store) — and durable calls that poll tasks
+ * when <work> is `work` (else it only makes calls and answers). Prints
  * `ready`, then takes one JSON command a line (see hosts.ts) and answers each with one JSON line:
  * - `{ n, op: 'call', tool, arguments }` starts a durable call: `{ n, callId }` (or `{ n, text }`);
  * - `{ n, op: 'result', callId }` awaits its result: `{ n, text }`, or `{ n, error }`;
- * - `{ n, op: 'questions', count }` waits until the inbox lists `count`: `{ n, questions }`;
+ * - `{ n, op: 'questions', count, except? }` waits until the inbox lists `count` (ids in `except`
+ *   left out): `{ n, questions }`;
+ * - `{ n, op: 'session' }` the client's HTTP session id (legacy): `{ n, session }`;
  * - `{ n, op: 'answer', id, content }` submits an accept: `{ n, won }`;
  * - `{ n, op: 'stop' }` closes the store and the client, replies `{ n }` and exits.
  */
 import { createInterface } from 'node:readline';
 import { accept } from '@waitfor/core';
-import { textOf } from '../../../mcp-bridge/src/__fixtures__/clients';
+import { openClient, textOf } from '../../../mcp-bridge/src/__fixtures__/clients';
+import type { DurableCaller } from '../calls/durableCalls';
 import { createStore, pgliteDriver, postgresDriver } from '../index';
 import { openTaskClient } from './taskClient';
 
-const [database, instance, tasksUrl, leaseMs, pollMs, work] = process.argv.slice(2);
+const [database, instance, tasksUrl, leaseMs, pollMs, work, era] = process.argv.slice(2);
 const store = await createStore({
   driver: database!.startsWith('postgres://')
     ? postgresDriver({ connectionString: database! })
@@ -26,19 +31,22 @@ const store = await createStore({
   pollMs: Number(pollMs),
 });
 const inbox = await store.inbox('fleet', { answeredBy: instance! });
-const modern = await openTaskClient(tasksUrl!, instance!);
+const client =
+  era === 'legacy'
+    ? await openClient('v1', 'http', { url: tasksUrl! }, { waitFor: inbox.waitFor })
+    : await openTaskClient(tasksUrl!, instance!);
 const calls = store.durableCalls({
-  clientFor: () => modern.bridge,
+  clientFor: () => client.bridge as unknown as DurableCaller,
   leaseMs: Number(leaseMs),
   work: work === 'work',
 });
 
 const reply = (message: Record<string, unknown>): void => console.log(JSON.stringify(message));
 
-const listed = (count: number): Promise<{ id: string; prompt: string }[]> =>
+const listed = (count: number, except: string[] = []): Promise<{ id: string; prompt: string }[]> =>
   new Promise((resolve) => {
     const check = (): void => {
-      const snapshot = inbox.getSnapshot();
+      const snapshot = inbox.getSnapshot().filter(({ id }) => !except.includes(id));
       if (snapshot.length !== count) return;
       stop();
       resolve(snapshot.map(({ id, prompt }) => ({ id, prompt })));
@@ -61,7 +69,14 @@ const run = async (command: Record<string, unknown>): Promise<Record<string, unk
     case 'result':
       return { text: textOf(await calls.result(String(command.callId))) };
     case 'questions':
-      return { questions: await listed(Number(command.count)) };
+      return {
+        questions: await listed(Number(command.count), (command.except ?? []) as string[]),
+      };
+    case 'session':
+      return {
+        session: (client as { client?: { transport?: { sessionId?: string } } }).client?.transport
+          ?.sessionId,
+      };
     case 'answer':
       return {
         won: await inbox.submit(
@@ -70,7 +85,7 @@ const run = async (command: Record<string, unknown>): Promise<Record<string, unk
       };
     case 'stop':
       await store.close();
-      await modern.close();
+      await client.close();
       return {};
     default:
       throw new Error(`unknown command ${String(command.op)}`);

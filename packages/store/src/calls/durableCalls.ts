@@ -13,11 +13,14 @@ import { changeQuestions, isTask, TaskPoller } from './taskCalls';
 /** Options of Store.durableCalls. */
 export interface DurableCallsOptions {
   /**
-   * The bridge this host reaches the server `serverKey` through (`attachWaitFor`'s, or a
-   * `connect` connection; modern era). Called when this host makes a call, and when it claims a
-   * call to resume.
+   * The bridge this host reaches the server `serverKey` through for a call in `scope`
+   * (`attachWaitFor`'s, or a `connect` connection; either era). Called when this host makes a
+   * call, and when it claims a call to resume. A 2026-07-28 call's questions go through the store
+   * whatever the bridge's waitFor. A 2025-11-25 task's questions are pushed to the bridge that
+   * re-attaches to it, so for any host to answer them that bridge's waitFor must be this store's
+   * inbox of `scope` (`(await store.inbox(scope)).waitFor`): one attachment per server and scope.
    */
-  clientFor(serverKey: string): DurableCaller | Promise<DurableCaller>;
+  clientFor(serverKey: string, scope: string): DurableCaller | Promise<DurableCaller>;
   /** How long a claim holds without renewal; a dead host's call is taken over after it (default 30 s). */
   leaseMs?: number;
   /** Claim and resume ready calls on this host (default true; false: this host only makes calls). */
@@ -42,7 +45,7 @@ export type DurableCallStart =
   | { callId: string; status: 'complete'; result: Record<string, unknown> }
   | { callId: string; status: 'waiting' };
 
-/** Durable modern-era calls whose questions any host answers and any host resumes. */
+/** Durable calls (modern-era rounds, tasks of either revision) whose questions any host answers and any host resumes. */
 export interface DurableCalls {
   /**
    * Calls a tool durably on the server `serverKey`, in `scope`. Complete at once, or saved with
@@ -283,7 +286,7 @@ class HostCalls implements CallsHandle {
       const answers = suspension.requests.map((request) => answerOf(request, byId.get(request.id)));
       let outcome: DurableOutcome;
       try {
-        const bridge = await this.options.clientFor(String(row.server_key));
+        const bridge = await this.options.clientFor(String(row.server_key), String(row.scope));
         outcome = await bridge.resume(suspension, answers);
       } catch (error) {
         return await this.failed(row, error);
@@ -329,7 +332,7 @@ class HostCalls implements CallsHandle {
     return {
       leaseMs: this.leaseMs,
       instance,
-      clientFor: async (serverKey) => this.options.clientFor(serverKey),
+      clientFor: async (serverKey, scope) => this.options.clientFor(serverKey, scope),
       unsent: async (callId, task) => {
         if (task.requests.length === 0) return [];
         // Taken before they are sent: an answer whose wait ran out is given back only if untaken.
@@ -384,7 +387,7 @@ class HostCalls implements CallsHandle {
   ): Promise<DurableCallStart> {
     if (this.closed) throw new StoreError('closed', 'Durable calls are closed');
     const { driver, instance, calls: callSql } = this.host;
-    const bridge = await this.options.clientFor(serverKey);
+    const bridge = await this.options.clientFor(serverKey, scope);
     const outcome = await bridge.callTool(params, { durable: true });
     const callId = randomUUID();
     if (outcome.status === 'complete')

@@ -24,7 +24,7 @@ export interface Unsent {
 export interface PollHost {
   readonly leaseMs: number;
   readonly instance: string;
-  clientFor(serverKey: string): Promise<DurableCaller>;
+  clientFor(serverKey: string, scope: string): Promise<DurableCaller>;
   /**
    * Takes the stored answers not sent yet, for the open Requests of `task` only, to send them now
    * (none while this host's claim is gone).
@@ -59,6 +59,11 @@ export interface PollHost {
  * Polls one claimed task until it ends, this host stops, or its claim is gone. Answers go out as
  * they are stored (each `resume` sends the ones that match open keys); with none to send, `resume`
  * only watches, and an answer's notice interrupts the watch so it is sent at once.
+ *
+ * A 2025-11-25 task is never interrupted: its reference has no questions (nothing to send), and
+ * its `resume` holds the one tasks/result whose pushed questions are open in the store inbox of
+ * the call's scope (`clientFor(serverKey, scope)`); closing it would end them, and the server may
+ * not ask again. Only this host stopping, or its claim going, ends that watch.
  */
 export class TaskPoller {
   private readonly stopped = new AbortController();
@@ -95,7 +100,7 @@ export class TaskPoller {
     try {
       let bridge: DurableCaller;
       try {
-        bridge = await this.host.clientFor(String(this.row.server_key));
+        bridge = await this.host.clientFor(String(this.row.server_key), String(this.row.scope));
       } catch (error) {
         return await this.host.failed(this.row, error);
       }
@@ -139,7 +144,7 @@ export class TaskPoller {
   ): Promise<DurableOutcome> {
     const answers = unsent.map(({ answer }) => answer);
     const resume = (signal: AbortSignal) => bridge.resume(task, answers, { signal });
-    if (answers.length > 0) return resume(this.stopped.signal);
+    if (answers.length > 0 || task.revision === '2025-11-25') return resume(this.stopped.signal);
     this.wake = new AbortController();
     if (this.woken) this.wake.abort();
     const signal = AbortSignal.any([this.stopped.signal, this.wake.signal]);
