@@ -25,6 +25,13 @@ export default defineConfig({
   },
   test: {
     reporters: ['default', ['json', { outputFile: '.test-results/vitest.json' }]],
+    // A poll that waits for an event looks every 10 ms (vitest's default is 50): hundreds of tests
+    // wait on a state through expect.poll, and each look is cheap. The example's browser polls
+    // keep 50 ms, each of theirs asks the page.
+    expect: { poll: { interval: 10 } },
+    // Two test files at a time. Vitest's default on a 2-core machine is one (cores − 1), and most
+    // files here spend their time waiting on the servers, databases and browsers they start.
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
@@ -129,7 +136,7 @@ export default defineConfig({
           include: ['apps/example/{src,test}/**/*.test.{ts,tsx}'],
           environment: 'node',
           // A real browser on a busy 2-core machine: polls get time to see the page change.
-          expect: { poll: { timeout: 10_000 } },
+          expect: { poll: { timeout: 10_000, interval: 50 } },
           testTimeout: 120_000,
           hookTimeout: 180_000,
         },

@@ -20,8 +20,7 @@ import {
   type Expectation,
   judge,
   readChecks,
-  run,
-  suiteArgs,
+  runSuite,
 } from '../../mcp-bridge/conformance/suite';
 import { createGateway, serveHttp, type Gateway, type HttpEndpoint } from '../src/index';
 import { startEverythingServer } from './everythingServer';
@@ -183,14 +182,12 @@ afterAll(async () => {
 });
 
 /** Run the suite for `revision` against `url`; the 2026-07-28 run takes every scenario. */
-async function runSuite(url: string, revision: Revision): Promise<Results> {
+async function runAgainst(url: string, revision: Revision): Promise<Results> {
   const output = await mkdtemp(join(tmpdir(), 'waitfor-gateway-conformance-'));
   cleanup.push(() => rm(output, { recursive: true, force: true }));
   const suite = revision === '2026-07-28' ? ['--suite', 'all'] : [];
-  const result = await run(
-    'npx',
-    suiteArgs('server', '--url', url, '--spec-version', revision, ...suite, '-o', output),
-  );
+  const args = ['server', '--url', url, '--spec-version', revision, ...suite, '-o', output];
+  const result = await runSuite(...args);
   const results: Results = new Map();
   for (const directory of await readdir(output)) {
     const scenario = /^server-(.+)-\d{4}-\d{2}-\d{2}T/.exec(directory)?.[1];
@@ -231,8 +228,8 @@ describe.each(['2025-11-25', '2026-07-28'] as const)('a %s client', (revision) =
     );
     // The three runs at once: each mostly waits on its target.
     const [directRun, ...gatewayRuns] = await Promise.all([
-      runSuite(upstream.url, revision),
-      ...gateways.map(([, endpoint]) => runSuite(endpoint.url, revision)),
+      runAgainst(upstream.url, revision),
+      ...gateways.map(([, endpoint]) => runAgainst(endpoint.url, revision)),
     ]);
     direct = directRun!;
     gateways.forEach(([era], index) => through.set(era, gatewayRuns[index]!));

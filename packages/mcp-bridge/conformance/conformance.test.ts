@@ -1,6 +1,6 @@
 /**
  * Runs the official MCP conformance suite (`@modelcontextprotocol/conformance`, which needs Node 22:
- * `npx -p node@22` supplies it) against the waitfor conformance client, one scenario per test, every
+ * `npx -p node@22` supplies it, found once) against the waitfor conformance client, one scenario per test, every
  * client scenario outside the extensions, several at once. A run passes only when the suite exits 0,
  * every expected check is present and SUCCESS, and no check is FAILURE or WARNING (the suite counts
  * a WARNING as a failure too) — except a scenario's known failures, named with their reason: there
@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, test } from 'vitest';
-import { type Expectation, judge, readChecks, run, suiteArgs } from './suite';
+import { type Expectation, judge, readChecks, runSuite } from './suite';
 
 const tsx = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));
 const tsconfig = fileURLToPath(new URL('./tsx.tsconfig.json', import.meta.url));
@@ -236,17 +236,17 @@ describe('official MCP conformance suite', () => {
     async ({ scenario, specVersion, expected, skipped, knownFailures }, { expect }) => {
       const output = await mkdtemp(join(tmpdir(), 'waitfor-conformance-'));
       outputDirectories.push(output);
-      const args = suiteArgs('client');
-      args.push(
+      const args = [
+        'client',
         '--command',
         `${tsx} --tsconfig ${tsconfig} ${client}`,
         '--scenario',
         scenario,
         '-o',
         output,
-      );
+      ];
       if (specVersion !== undefined) args.push('--spec-version', specVersion);
-      const result = await run('npx', args);
+      const result = await runSuite(...args);
 
       const { checks, directory } = await readChecks(output, expect, result.output);
       const clientOutput = await readFile(join(directory, 'stderr.txt'), 'utf8').catch(() => '');

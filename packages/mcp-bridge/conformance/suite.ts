@@ -1,12 +1,12 @@
 /**
- * What the conformance tests share: the suite's package, running it (through `npx -p node@22`, the
- * suite needs Node 22), reading the checks of one scenario's run, and judging them. A run passes only
+ * What the conformance tests share: the suite's package, running it (on the Node 22 that
+ * `npx -p node@22` supplies: the suite needs it), reading the checks of one scenario's run, and judging them. A run passes only
  * when every expected check is present and SUCCESS, no check is FAILURE or WARNING (the suite counts
  * a WARNING as a failure too), and the suite exits 0 — except a scenario's known failures, named
  * with their reason: there the failing checks must be exactly those, so a new failure fails the
  * test and a fixed one asks for the entry to go.
  */
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { ExpectStatic } from 'vitest';
@@ -46,16 +46,41 @@ export function run(command: string, args: string[]): Promise<Run> {
   });
 }
 
-/** `npx` arguments that run the suite's CLI with these arguments. */
-export const suiteArgs = (...args: string[]): string[] => [
-  '-y',
-  '-p',
-  'node@22',
-  '-p',
-  suitePackage,
-  'conformance',
-  ...args,
-];
+/** Where the suite's CLI and the Node 22 that runs it are. */
+interface SuiteCommand {
+  node: string;
+  cli: string;
+}
+
+/** Found once per test file: `npx` costs seconds of CPU a call, the CLI itself well under one. */
+let located: Promise<SuiteCommand> | undefined;
+
+/** `npx -p node@22 -p <suite>` installs both into its cache and names their paths. */
+function locateSuite(): Promise<SuiteCommand> {
+  located ??= new Promise((resolve, reject) => {
+    const where = 'command -v node && command -v conformance';
+    execFile(
+      'npx',
+      ['-y', '-p', 'node@22', '-p', suitePackage, '-c', where],
+      (error, stdout, stderr) => {
+        const [node, cli] = stdout.split('\n').filter((line) => line.startsWith('/'));
+        if (error || node === undefined || cli === undefined)
+          reject(new Error(`npx did not find the conformance suite:\n${stdout}${stderr}`));
+        else resolve({ node, cli });
+      },
+    );
+  });
+  return located;
+}
+
+/**
+ * Run the suite's CLI with these arguments, on Node 22. A client command it starts runs on the
+ * project's own Node (the PATH is this process's).
+ */
+export async function runSuite(...args: string[]): Promise<Run> {
+  const { node, cli } = await locateSuite();
+  return run(node, [cli, ...args]);
+}
 
 /** The checks of the one scenario run saved under `output` (nested for `auth/…` names). */
 export async function readChecks(

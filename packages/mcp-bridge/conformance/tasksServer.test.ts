@@ -15,7 +15,7 @@ import {
   TASKS_EXTENSION,
   type TasksServer,
 } from '../src/__fixtures__/tasksServer';
-import { type Expectation, judge, readChecks, run, suiteArgs } from './suite';
+import { type Expectation, judge, readChecks, runSuite } from './suite';
 
 interface Scenario extends Expectation {
   scenario: string;
@@ -138,8 +138,8 @@ describe('conformance suite tasks-* server scenarios against the Tasks fixture',
     async ({ scenario, ...expectation }, { expect }) => {
       const output = await mkdtemp(join(tmpdir(), 'waitfor-tasks-conformance-'));
       outputDirectories.push(output);
-      const args = suiteArgs('server', '--url', server.url, '--scenario', scenario, '-o', output);
-      const result = await run('npx', args);
+      const args = ['server', '--url', server.url, '--scenario', scenario, '-o', output];
+      const result = await runSuite(...args);
       const { checks } = await readChecks(output, expect, result.output);
       judge(expect, checks, result.code, expectation, result.output);
     },
