@@ -159,6 +159,9 @@ async function readBody(request: IncomingMessage, max: number): Promise<unknown>
 /** How long the upstream's tool list is waited for, per page, before a tools/call is refused. */
 const listTimeoutMs = 30_000;
 
+/** Connections waiting to be accepted (the kernel caps it at its somaxconn, 4096 on Linux today). */
+const ACCEPT_BACKLOG = 4_096;
+
 /** Serve `gateway` over Streamable HTTP at `/mcp`. */
 export function serveHttp(gateway: Gateway, options: ServeHttpOptions = {}): Promise<HttpEndpoint> {
   const { connection } = gateway;
@@ -263,7 +266,12 @@ async function serve(
       response.writeHead(error instanceof TooLarge ? 413 : 500).end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, hostname, resolve));
+  // A 2025 host answers each pushed question with a POST of its own, so a call of many questions
+  // brings as many connections at once: past Node's default queue of 511 the kernel drops them,
+  // and a host whose connect retries run out loses that answer.
+  await new Promise<void>((resolve) =>
+    server.listen({ port: options.port ?? 0, host: hostname, backlog: ACCEPT_BACKLOG }, resolve),
+  );
   const { port } = server.address() as AddressInfo;
   const host = hostname.includes(':') ? `[${hostname}]` : hostname;
   return {

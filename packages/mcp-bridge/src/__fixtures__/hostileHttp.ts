@@ -90,7 +90,12 @@ export async function startHostileHttpServer(
   // A client that spends seconds on a huge (allowed) form between two legs must not find its
   // kept-alive socket closed under it (Node's default: 5 s), which fails the next POST with EPIPE.
   http.keepAliveTimeout = 120_000;
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  // A v1 client answers each of up to 1,400 pushes with a POST of its own, all at once: past Node's
+  // default accept queue (511) the kernel drops connections, and one whose retries run out is an
+  // answer lost (the call then waits on it to its bound).
+  await new Promise<void>((resolve) =>
+    http.listen({ port: 0, host: '127.0.0.1', backlog: 4_096 }, resolve),
+  );
   const { port } = http.address() as AddressInfo;
 
   let closed: Promise<void> | undefined;
