@@ -162,6 +162,9 @@ const listTimeoutMs = 30_000;
 /** Connections waiting to be accepted (the kernel caps it at its somaxconn, 4096 on Linux today). */
 const ACCEPT_BACKLOG = 4_096;
 
+/** How long a host's idle kept-alive connection stays open (Node's default is 5 s). */
+const KEEP_ALIVE_MS = 65_000;
+
 /** Serve `gateway` over Streamable HTTP at `/mcp`. */
 export function serveHttp(gateway: Gateway, options: ServeHttpOptions = {}): Promise<HttpEndpoint> {
   const { connection } = gateway;
@@ -266,6 +269,10 @@ async function serve(
       response.writeHead(error instanceof TooLarge ? 413 : 500).end();
     });
   });
+  // A host's next POST may come seconds after its last (a person answering, a retry after a round):
+  // past Node's default of 5 s idle the server closes the kept-alive socket, and a host that reuses
+  // it as it closes gets ECONNRESET and loses that request (an answer, a retry).
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
   // A 2025 host answers each pushed question with a POST of its own, so a call of many questions
   // brings as many connections at once: past Node's default queue of 511 the kernel drops them,
   // and a host whose connect retries run out loses that answer.
