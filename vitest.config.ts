@@ -106,6 +106,8 @@ export default defineConfig({
           name: 'react-19',
           include: ['packages/react/src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
+          // The browser tests start and close a real Chromium, beside another test file's work.
+          hookTimeout: 60_000,
         },
       },
       {
@@ -124,6 +126,7 @@ export default defineConfig({
           name: 'react-18',
           include: ['packages/react/src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
+          hookTimeout: 60_000,
           // Before every test file: sends Node's own require('react'…) to the 18 copies as well.
           setupFiles: [here('./packages/react/src/__tests__/sameReact.ts')],
           server: { deps: { inline: [/@testing-library\//] } },
