@@ -54,6 +54,9 @@ export function createHostileLog(): HostileLog {
   return { entries: [] };
 }
 
+/** How long each `many_questions` push waits for its answer (the suites' deadlines are shorter). */
+const MANY_QUESTIONS_WAIT_MS = 600_000;
+
 const confirmSchema = {
   type: 'object' as const,
   properties: { confirmed: { type: 'boolean' as const, description: 'Confirm?' } },
@@ -254,11 +257,12 @@ export function createHostileServer(
       if (era === 'legacy') {
         const asked = Array.from({ length: size }, (_, index) =>
           ctx.mcpReq
-            .elicitInput({
-              mode: 'form',
-              message: `Question ${index}?`,
-              requestedSchema: confirmSchema,
-            })
+            .elicitInput(
+              { mode: 'form', message: `Question ${index}?`, requestedSchema: confirmSchema },
+              // The SDK's default 60 s: a person answering a thousand questions takes longer,
+              // and so does a loaded machine delivering them (the tests' own deadlines decide).
+              { timeout: MANY_QUESTIONS_WAIT_MS },
+            )
             .then((value) => {
               record({ tool: 'many_questions', era, kind: 'answer', value });
               return value;
