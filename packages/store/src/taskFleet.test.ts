@@ -4,27 +4,16 @@
  * an answer lands while no poller lives; P2 takes the task over, sends that answer, asks the next
  * key; P3's inbox answers; the call completes once and every reader gets the one result.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { textOf } from '../../mcp-bridge/src/__fixtures__/clients';
-import type { TasksServer } from '../../mcp-bridge/src/__fixtures__/tasksServer';
 import { startTasksServer } from '../../mcp-bridge/src/__fixtures__/tasksServer';
-import { killHosts, startHost } from './__fixtures__/hosts';
-import type { PostgresServer } from './__fixtures__/postgresServer';
-import { startPostgres } from './__fixtures__/postgresServer';
+import { useFleet } from './__fixtures__/taskFleet';
+import { startHost } from './__fixtures__/hosts';
 import { openTaskClient } from './__fixtures__/taskClient';
-import { createStore, postgresDriver } from './index';
 
 const taskHost = new URL('./__fixtures__/taskHost.ts', import.meta.url).pathname;
 
-let server: PostgresServer;
-let tasks: TasksServer;
-beforeAll(async () => {
-  [server, tasks] = await Promise.all([startPostgres(), startTasksServer({ pollInterval: 100 })]);
-});
-afterAll(async () => {
-  killHosts();
-  await Promise.all([server?.destroy(), tasks?.close()]);
-});
+const fleet = useFleet(() => startTasksServer({ pollInterval: 100 }));
 
 interface Logged {
   method: string;
@@ -34,7 +23,7 @@ interface Logged {
 
 /** Who sent each request about `taskId`, in order, with its method. */
 const stream = (taskId: string) =>
-  (tasks.log as Logged[])
+  (fleet.tasks.log as Logged[])
     .filter((entry) => entry.params?.taskId === taskId)
     .map((entry) => ({
       method: entry.method,
@@ -43,19 +32,14 @@ const stream = (taskId: string) =>
     }));
 
 it('kill -9 of the polling host with a question open: another host takes over, a third answers, the call completes once for every reader', async () => {
-  await server.createDatabase('task_fleet');
-  const url = server.url('task_fleet');
+  const url = await fleet.database('task_fleet');
   const leaseMs = 1_000;
-  const maker = await createStore({
-    driver: postgresDriver({ connectionString: url }),
-    instance: 'maker',
-    pollMs: 0,
-  });
-  const makerClient = await openTaskClient(tasks.url, 'maker');
+  const maker = await fleet.maker(url);
+  const makerClient = await openTaskClient(fleet.tasks.url, 'maker');
   try {
     const calls = maker.durableCalls({ clientFor: () => makerClient.bridge, work: false });
     const host = (instance: string, work: boolean) =>
-      startHost(url, instance, tasks.url, {
+      startHost(url, instance, fleet.tasks.url, {
         leaseMs,
         pollMs: 500,
         script: taskHost,

@@ -6,59 +6,40 @@
  * its id across the take-over (another process); P3's inbox answers both keys, P2 sends them; the
  * call completes once.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { textOf } from '../../mcp-bridge/src/__fixtures__/clients';
-import type { TasksServer } from '../../mcp-bridge/src/__fixtures__/tasksServer';
 import { startTasksServer } from '../../mcp-bridge/src/__fixtures__/tasksServer';
-import { killHosts, startHost } from './__fixtures__/hosts';
-import type { PostgresServer } from './__fixtures__/postgresServer';
-import { startPostgres } from './__fixtures__/postgresServer';
+import { useFleet } from './__fixtures__/taskFleet';
+import { startHost } from './__fixtures__/hosts';
 import { openTaskClient } from './__fixtures__/taskClient';
-import { createStore, postgresDriver } from './index';
 
 const taskHost = new URL('./__fixtures__/taskHost.ts', import.meta.url).pathname;
 
-let server: PostgresServer;
-let tasks: TasksServer;
-beforeAll(async () => {
-  [server, tasks] = await Promise.all([
-    startPostgres(),
-    startTasksServer({ listen: true, pollInterval: 100 }),
-  ]);
-});
-afterAll(async () => {
-  killHosts();
-  await Promise.all([server?.destroy(), tasks?.close()]);
-});
+const fleet = useFleet(() => startTasksServer({ listen: true, pollInterval: 100 }));
 
 /** The hosts that opened a status stream of `taskId`, one entry per stream, in order. */
 const listeners = (taskId: string) =>
-  tasks.listens
+  fleet.tasks.listens
     .filter((entry) => entry.taskIds.includes(taskId))
     .map((entry) => entry.headers['x-waitfor-host'])
     .filter((host) => host !== 'maker');
 
 /** The `tasks/*` requests about `taskId`, but the maker's: method and host. */
 const requests = (taskId: string) =>
-  tasks.log
+  fleet.tasks.log
     .filter(
       (entry) => entry.params.taskId === taskId && entry.headers['x-waitfor-host'] !== 'maker',
     )
     .map((entry) => ({ method: entry.method, host: entry.headers['x-waitfor-host'] }));
 
 it('kill -9 of the listening host with a question open: another host takes over and listens, the question keeps its id, the call completes once', async () => {
-  await server.createDatabase('task_fleet_listen');
-  const url = server.url('task_fleet_listen');
-  const maker = await createStore({
-    driver: postgresDriver({ connectionString: url }),
-    instance: 'maker',
-    pollMs: 0,
-  });
-  const makerClient = await openTaskClient(tasks.url, 'maker');
+  const url = await fleet.database('task_fleet_listen');
+  const maker = await fleet.maker(url);
+  const makerClient = await openTaskClient(fleet.tasks.url, 'maker');
   try {
     const calls = maker.durableCalls({ clientFor: () => makerClient.bridge, work: false });
     const host = (instance: string, work: boolean) =>
-      startHost(url, instance, tasks.url, {
+      startHost(url, instance, fleet.tasks.url, {
         leaseMs: 1_000,
         pollMs: 500,
         script: taskHost,

@@ -6,52 +6,31 @@
  * over, re-attaches, and the server asks again on P2's tasks/result; P3's inbox answers both keys;
  * the call completes once, each answer reached the server once, every reader gets the one result.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { openClient, textOf } from '../../mcp-bridge/src/__fixtures__/clients';
-import {
-  startLegacyTasksServer,
-  type LegacyTasksServer,
-} from '../../mcp-bridge/src/__fixtures__/legacyTasksServer';
+import { startLegacyTasksServer } from '../../mcp-bridge/src/__fixtures__/legacyTasksServer';
 import type { DurableCaller } from './calls/durableCalls';
-import { killHosts, startHost } from './__fixtures__/hosts';
-import type { PostgresServer } from './__fixtures__/postgresServer';
-import { startPostgres } from './__fixtures__/postgresServer';
-import { createStore, postgresDriver } from './index';
+import { useFleet } from './__fixtures__/taskFleet';
+import { startHost } from './__fixtures__/hosts';
 
 const taskHost = new URL('./__fixtures__/taskHost.ts', import.meta.url).pathname;
 
-let server: PostgresServer;
-let tasks: LegacyTasksServer;
-beforeAll(async () => {
-  [server, tasks] = await Promise.all([
-    startPostgres(),
-    startLegacyTasksServer({ shared: true, pollInterval: 100 }),
-  ]);
-});
-afterAll(async () => {
-  killHosts();
-  await Promise.all([server?.destroy(), tasks?.close()]);
-});
+const fleet = useFleet(() => startLegacyTasksServer({ shared: true, pollInterval: 100 }));
 
 const reads = (taskId: string) =>
-  tasks.log
+  fleet.tasks.log
     .filter((entry) => entry.method === 'tasks/result' && entry.params['taskId'] === taskId)
     .map((entry) => entry.session);
 
 it('kill -9 of the re-attached host with a question open: another host re-attaches, the server asks again there, a third answers, the call completes once', async () => {
-  await server.createDatabase('legacy_task_fleet');
-  const url = server.url('legacy_task_fleet');
+  const url = await fleet.database('legacy_task_fleet');
   const leaseMs = 1_000;
-  const maker = await createStore({
-    driver: postgresDriver({ connectionString: url }),
-    instance: 'maker',
-    pollMs: 0,
-  });
+  const maker = await fleet.maker(url);
   const inbox = await maker.inbox('fleet');
   const makerClient = await openClient(
     'v1',
     'http',
-    { url: tasks.url },
+    { url: fleet.tasks.url },
     { waitFor: inbox.waitFor },
   );
   const { default: pg } = await import('pg');
@@ -64,7 +43,7 @@ it('kill -9 of the re-attached host with a question open: another host re-attach
       work: false,
     });
     const host = (instance: string, work: boolean) =>
-      startHost(url, instance, tasks.url, {
+      startHost(url, instance, fleet.tasks.url, {
         leaseMs,
         pollMs: 500,
         script: taskHost,
@@ -116,7 +95,7 @@ it('kill -9 of the re-attached host with a question open: another host re-attach
     const p2Session = (await p2.send('session')).session as string;
     expect(reads(taskId)).toEqual([p1Session, p2Session]);
     // Each key reached the server once: P1 died before anyone answered on its stream.
-    expect(tasks.answers.filter((entry) => entry.taskId === taskId)).toEqual([
+    expect(fleet.tasks.answers.filter((entry) => entry.taskId === taskId)).toEqual([
       { taskId, key: 'first', result: { action: 'accept', content: { first: 'one' } } },
       { taskId, key: 'second', result: { action: 'accept', content: { second: 'two' } } },
     ]);
