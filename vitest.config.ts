@@ -107,7 +107,7 @@ export default defineConfig({
           name: 'react-19',
           include: ['packages/react/src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
-          // The browser tests start and close a real Chromium, beside another test file's work.
+          // The browser tests start and close a real Chromium, on a machine that may be loaded.
           hookTimeout: 60_000,
         },
       },

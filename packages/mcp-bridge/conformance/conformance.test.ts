@@ -1,7 +1,7 @@
 /**
  * Runs the official MCP conformance suite (`@modelcontextprotocol/conformance`, which needs Node 22:
- * `npx -p node@22` supplies it, found once) against the waitfor conformance client, one scenario per test, every
- * client scenario outside the extensions, several at once. A run passes only when the suite exits 0,
+ * `npx -p node@22` supplies it, found once per file) against the waitfor conformance client, one
+ * scenario per test, every client scenario outside the extensions, several at once. A run passes only when the suite exits 0,
  * every expected check is present and SUCCESS, and no check is FAILURE or WARNING (the suite counts
  * a WARNING as a failure too) — except a scenario's known failures, named with their reason: there
  * the failing checks must be exactly those, so a new failure fails the test and a fixed one asks

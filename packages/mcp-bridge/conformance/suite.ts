@@ -1,10 +1,10 @@
 /**
  * What the conformance tests share: the suite's package, running it (on the Node 22 that
- * `npx -p node@22` supplies: the suite needs it), reading the checks of one scenario's run, and judging them. A run passes only
- * when every expected check is present and SUCCESS, no check is FAILURE or WARNING (the suite counts
- * a WARNING as a failure too), and the suite exits 0 — except a scenario's known failures, named
- * with their reason: there the failing checks must be exactly those, so a new failure fails the
- * test and a fixed one asks for the entry to go.
+ * `npx -p node@22` supplies: the suite needs it), reading the checks of one scenario's run, and
+ * judging them. A run passes only when every expected check is present and SUCCESS, no check is
+ * FAILURE or WARNING (the suite counts a WARNING as a failure too), and the suite exits 0 — except
+ * a scenario's known failures, named with their reason: there the failing checks must be exactly
+ * those, so a new failure fails the test and a fixed one asks for the entry to go.
  */
 import { execFile, spawn } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
