@@ -44,7 +44,7 @@ export interface AskContext {
   signal?: AbortSignalLike | undefined;
   /** How many times a person may submit an invalid form before the question is cancelled (≥ 1). */
   maxAttempts: number;
-  /** The extensions' `inboundRequest` rewrite of the first Request (see `inboundRewrite`). */
+  /** The extensions' `inboundRequest` rewrite of each Request asked (see `inboundRewrite`). */
   rewrite?: ((request: Request) => Request) | undefined;
   hooks?: AskHooks | undefined;
 }
@@ -161,16 +161,17 @@ export async function askPerson(
   question: CheckedQuestion,
   context: AskContext,
 ): Promise<ElicitResult> {
-  const first = firstRequest(question, context.origin);
-  const asked = await askUntilValid(
-    context.rewrite === undefined ? first : context.rewrite(first),
-    {
-      ask: (request) => askOnce(request, context),
-      check: (answer, request) =>
-        reportCheck(context.hooks, request, answer, settle(question, answer)),
-      maxAttempts: context.maxAttempts,
-      idPrefix: 'elc',
-    },
-  );
+  const { rewrite } = context;
+  // Each Request asked, the first and every re-ask of an invalid form, is the extensions' to see;
+  // its verdict names the Request waitFor was given.
+  let asking: Request | undefined;
+  const asked = await askUntilValid(firstRequest(question, context.origin), {
+    ask: (request) =>
+      askOnce((asking = rewrite === undefined ? request : rewrite(request)), context),
+    check: (answer, request) =>
+      reportCheck(context.hooks, asking ?? request, answer, settle(question, answer)),
+    maxAttempts: context.maxAttempts,
+    idPrefix: 'elc',
+  });
   return 'value' in asked ? asked.value : { action: 'cancel' };
 }

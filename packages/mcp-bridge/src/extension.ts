@@ -103,9 +103,9 @@ export interface BridgeExtension {
   /** Called once per attached client, after the bridge's own handlers are registered; may return a cleanup. */
   setup?(host: ExtensionHost): void | (() => void);
   /**
-   * Rewrite the Request built from a server's elicitation before waitFor sees it, in either era: a
-   * pushed `elicitation/create` (2025), an `input_required` round's inputRequest or a task's
-   * (2026-07-28). `params` are the server's own: an inputRequest's as sent (`_meta` and unknown
+   * Rewrite each Request built from a server's elicitation before waitFor sees it — the first, and
+   * each re-ask of a form whose answer failed its schema — in either era: a pushed
+   * `elicitation/create` (2025), an `input_required` round's inputRequest or a task's (2026-07-28). `params` are the server's own: an inputRequest's as sent (`_meta` and unknown
    * fields included), a push's as the client's SDK parsed it (its schema keeps `_meta`);
    * `request.data.origin.era` says which era. A suspension's Requests (durable calls) are not
    * rewritten: they are checked against their inputRequests again on resume.

@@ -111,3 +111,44 @@ describe.each(cases)('$route ($kind)', ({ kind, url, params, exact, text }) => {
     expect(asked.map((request) => request.data?.['trace'])).toEqual(['trace-7']);
   });
 });
+
+describe.each(cases)('a re-asked form: $route ($kind)', ({ kind, url, params, exact, text }) => {
+  it('shows the hook the same params again for the re-ask, and waitFor sees its rewrite', async () => {
+    const seen: Array<Record<string, unknown>> = [];
+    const traced: BridgeExtension = {
+      name: 'trace',
+      inboundRequest: (request, given) => {
+        seen.push(given);
+        const meta = given['_meta'] as Record<string, unknown> | undefined;
+        return { ...request, data: { ...request.data, trace: meta?.['example.com/trace'] } };
+      },
+    };
+    const asked: Request[] = [];
+    const { bridge, close } = await openClient(
+      kind,
+      'http',
+      { url: url() },
+      {
+        // The first answer breaks the form's schema (a number for a string): the bridge asks again.
+        waitFor: async (request) => {
+          asked.push(request);
+          const note = asked.length === 1 ? 42 : String(request.data?.['trace']);
+          return accept(request, { note } as never);
+        },
+        extensions: [traced],
+      },
+    );
+    try {
+      expect(textOf(await bridge.callTool({ name: 'ask_annotated' }))).toBe(text);
+    } finally {
+      await close();
+    }
+    expect(seen).toHaveLength(2);
+    for (const given of seen)
+      if (exact) expect(given).toEqual(params);
+      else expect(given).toMatchObject(params);
+    expect(asked.map((request) => request.data?.['trace'])).toEqual(['trace-7', 'trace-7']);
+    expect(asked[1]!.data?.['attempt']).toBe(2);
+    expect(asked[1]!.id).not.toBe(asked[0]!.id);
+  });
+});
