@@ -26,7 +26,7 @@ export const recentLimits = { maxEntries: 1024, maxAgeMs: 10 * 60_000 } as const
 /** Creates a RecentMemory; `now` (default Date.now) is the clock its ages are read with. */
 export function createRecentMemory<Value>(
   limits: RecentLimits = {},
-  now: () => number = Date.now,
+  now: () => number = () => Date.now(),
 ): RecentMemory<Value> {
   const maxEntries = limits.maxEntries ?? recentLimits.maxEntries;
   const maxAgeMs = limits.maxAgeMs ?? recentLimits.maxAgeMs;
