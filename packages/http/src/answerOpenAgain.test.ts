@@ -6,47 +6,23 @@
  * question is listed again, and the remote inbox keeps it to answer again.
  */
 import { accept } from '@waitfor/core';
-import { createStore } from '@waitfor/store';
-import type { Store } from '@waitfor/store';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import type { TasksServer } from '../../mcp-bridge/src/__fixtures__/tasksServer';
-import { startTasksServer } from '../../mcp-bridge/src/__fixtures__/tasksServer';
-import type { TaskClient } from '../../store/src/__fixtures__/taskClient';
-import { openTaskClient } from '../../store/src/__fixtures__/taskClient';
 import { createRemoteInbox } from './remoteInbox';
-import type { Host } from './__tests__/host';
-import { as, startHost } from './__tests__/host';
+import { as } from './__tests__/host';
+import type { TaskHost } from './__tests__/taskHost';
+import { startTaskHost } from './__tests__/taskHost';
 
-let tasks: TasksServer;
-let store: Store;
-let client: TaskClient;
-let host: Host;
-
+let tasks: TaskHost;
 beforeAll(async () => {
-  tasks = await startTasksServer({ pollInterval: 50 });
-  store = await createStore({ pollMs: 0, taskAnswerWaitMs: 0 });
-  client = await openTaskClient(tasks.url, 'maker');
-  host = await startHost({
-    name: 'store inbox, task question nobody polls',
-    async open() {
-      return { inboxFor: (scope) => store.inbox(scope), close: async () => {} };
-    },
-  });
+  tasks = await startTaskHost(0);
 });
 afterAll(async () => {
-  await host?.close();
-  await client?.close();
-  await store?.close();
   await tasks?.close();
 });
 
 it('an answer given back (the question open again) is 503 unavailable, not 409; the page keeps the question', async () => {
-  const calls = store.durableCalls({ clientFor: () => client.bridge, work: false });
-  const started = await calls.callTool('alice', 'tasks', { name: 'hold' });
-  expect(started.status).toBe('waiting');
-  const inbox = await host.inboxFor('alice');
-  await expect.poll(() => inbox.getSnapshot().length).toBe(1);
-  const question = inbox.getSnapshot()[0]!;
+  const { host } = tasks;
+  const { inbox, question } = await tasks.ask('alice');
 
   const response = await fetch(`${host.url}/requests/${encodeURIComponent(question.id)}/answer`, {
     method: 'POST',
