@@ -92,7 +92,7 @@ describe('the hosted mode in Chromium: a call from start to end, the host down a
     }
   });
 
-  it('an answer that lost the race says "Answered elsewhere"; one the host refuses keeps the value, with its error', async () => {
+  it('an answer that lost the race says it was answered elsewhere, and by whom; one the host refuses keeps the value, with its error', async () => {
     const replicas = 'How many replicas should search-api run?';
     await run(first, 'Deploy Console', 'Scale a service').click();
     for (const page of [first, second])
@@ -121,9 +121,12 @@ describe('the hosted mode in Chromium: a call from start to end, the host down a
       .toBe('Scaled search-api to 5 replicas.');
     release();
     const lost = second.locator('.waitfor-departed').filter({ hasText: replicas });
+    // The host's 409 says how it ended and who answered: the store's inbox records its answers
+    // under the example's one person (`answeredBy: 'example'`, the scope).
     await expect
       .poll(() => lost.locator('.waitfor-closed').textContent(), { timeout: 20_000 })
-      .toBe('Answered elsewhere: this request is no longer open.');
+      .toBe('Answered elsewhere by example: this request is no longer open.');
+    expect(await lost.locator('.waitfor-closed').getAttribute('role')).toBe('status');
     await shot(second, 'answered-elsewhere');
     await lost.getByRole('button', { name: /^Dismiss — / }).click();
     expect(await lost.count()).toBe(0);

@@ -1,4 +1,4 @@
-import { createListeners } from '@waitfor/runtime';
+import { createListeners, createRecentMemory } from '@waitfor/runtime';
 import { cancel, expire } from './answers';
 import { fail } from './check';
 import { parseAnswer } from './parseAnswer';
@@ -6,6 +6,18 @@ import { parseRequest } from './parseRequest';
 import type { Answer, Request, WaitFor } from './types';
 import { expiryOf, watch } from './watch';
 import { listenerReport, type WaitforError } from './waitforError';
+
+/**
+ * How a question that is no longer open ended, as its inbox remembers it: `answered` (a person or a
+ * view answered it, declines included; `answeredBy` names who, where the inbox knows), `expired`,
+ * or `cancelled` (the asker no longer needs it: aborted, cancelled, its call or host gone). `at` is
+ * when, in epoch ms.
+ */
+export interface Ended {
+  reason: 'answered' | 'expired' | 'cancelled';
+  answeredBy?: string;
+  at: number;
+}
 
 /** A framework-free store of open Requests that a UI lists and answers. */
 export interface Inbox {
@@ -36,6 +48,12 @@ export interface Inbox {
   cancel(id: string, cause?: unknown): boolean;
   /** The open Request with this id, if any. */
   get(id: string): Request | undefined;
+  /**
+   * Optional: how the question `id` ended, while the inbox remembers it; undefined while it is open
+   * (or open again) and for an id it does not know. An inbox whose questions live elsewhere may
+   * resolve it with one read of that place (a store's). The same object until the question changes.
+   */
+  ended?(id: string): Ended | undefined | Promise<Ended | undefined>;
 }
 
 /** Options of createInbox. */
@@ -49,18 +67,32 @@ export interface InboxOptions {
   onError?: (error: WaitforError) => void;
 }
 
+/** What createInbox returns: an Inbox whose `ended` answers at once, from memory. */
+export interface MemoryInbox extends Inbox {
+  /**
+   * How `id` ended, remembered for the last 1,024 questions that ended and at most 10 minutes (by
+   * the inbox's `now`), whichever comes first; undefined while it is open or once forgotten.
+   */
+  ended(id: string): Ended | undefined;
+}
+
 interface Entry {
   request: Request;
-  settle(answer: Answer): void;
+  settle(answer: Answer, reason: Ended['reason']): void;
 }
+
+// What the watch's own endings mean: an abort is the asker's, a timer is expiry.
+const watchReason = (answer: Answer): Ended['reason'] =>
+  answer.reason === 'expired' ? 'expired' : 'cancelled';
 
 /**
  * Creates an inbox. Its `waitFor` rejects only for a malformed Request (`invalid_request`) or an id
  * that is already open (`duplicate_request`); wrap it in boundWaitFor for a waitFor that never rejects.
  */
-export function createInbox(options: InboxOptions = {}): Inbox {
+export function createInbox(options: InboxOptions = {}): MemoryInbox {
   const now = options.now ?? Date.now;
   const open = new Map<string, Entry>();
+  const endedIds = createRecentMemory<Ended>({}, now);
   const listeners = createListeners(listenerReport(options.onError));
   let snapshot: readonly Request[] | undefined;
 
@@ -74,16 +106,20 @@ export function createInbox(options: InboxOptions = {}): Inbox {
       parseRequest(request);
       const { id } = request;
       if (open.has(id)) fail('duplicate_request', 'id', `Request ${id} is open`);
-      const settle = (answer: Answer): void => {
+      const settle = (answer: Answer, reason: Ended['reason']): void => {
         // Only an open entry settles: its watch is stopped here, so nothing calls it again.
         if (!open.delete(id)) return;
         stop!();
+        endedIds.set(id, { reason, at: now() });
         resolve(answer);
         changed();
       };
       // Already aborted or late: resolved at once, never listed.
-      const stop = watch(request, context.signal, now, Infinity, resolve, settle);
+      const stop = watch(request, context.signal, now, Infinity, resolve, (answer) =>
+        settle(answer, watchReason(answer)),
+      );
       if (!stop) return;
+      endedIds.delete(id);
       open.set(id, { request, settle });
       changed();
     });
@@ -92,7 +128,8 @@ export function createInbox(options: InboxOptions = {}): Inbox {
     const entry = open.get(parseAnswer(value).id);
     // A late answer must not look delivered: the Request ends as expired and the caller learns false.
     const onTime = entry && expiryOf(entry.request) > now();
-    entry?.settle(onTime ? value : expire(entry.request));
+    if (onTime) entry.settle(value, 'answered');
+    else entry?.settle(expire(entry.request), 'expired');
     return !!onTime;
   };
 
@@ -104,9 +141,10 @@ export function createInbox(options: InboxOptions = {}): Inbox {
     submit: async (value) => answer(value),
     cancel(id, cause) {
       const entry = open.get(id);
-      entry?.settle(cancel(entry.request, cause));
+      entry?.settle(cancel(entry.request, cause), 'cancelled');
       return !!entry;
     },
     get: (id) => open.get(id)?.request,
+    ended: (id) => (open.has(id) ? undefined : endedIds.get(id)),
   };
 }

@@ -14,7 +14,7 @@ export { accept, answerCause, cancel, decline, expire } from './answers';
 export { boundWaitFor } from './boundWaitFor';
 export type { BoundWaitForOptions } from './boundWaitFor';
 export { createInbox } from './inbox';
-export type { Inbox, InboxOptions } from './inbox';
+export type { Ended, Inbox, InboxOptions, MemoryInbox } from './inbox';
 export { parseAnswer } from './parseAnswer';
 export { parseRequest } from './parseRequest';
 export { allowServers, declineKinds, declineServers, httpUrlsOnly, withPolicies } from './policies';

@@ -6,68 +6,43 @@
  */
 import { request as httpRequest } from 'node:http';
 import { accept } from '@waitfor/core';
-import { createStore } from '@waitfor/store';
-import type { Store } from '@waitfor/store';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { TasksServer } from '../../mcp-bridge/src/__fixtures__/tasksServer';
-import { startTasksServer } from '../../mcp-bridge/src/__fixtures__/tasksServer';
-import type { TaskClient } from '../../store/src/__fixtures__/taskClient';
-import { openTaskClient } from '../../store/src/__fixtures__/taskClient';
 import type { AnswerableInbox } from './handler';
 import type { Host } from './__tests__/host';
-import { as, startHost } from './__tests__/host';
+import { as } from './__tests__/host';
+import type { TaskHost } from './__tests__/taskHost';
+import { startTaskHost } from './__tests__/taskHost';
 
-let tasks: TasksServer;
-let store: Store;
-let client: TaskClient;
+let tasks: TaskHost;
 let host: Host;
 /** How each `submit` the handler made ended, in order. */
 const submits: { settled?: string }[] = [];
 
 beforeAll(async () => {
-  tasks = await startTasksServer({ pollInterval: 50 });
   // Only the browser going away can end the wait within this test.
-  store = await createStore({ pollMs: 0, taskAnswerWaitMs: 10 * 60_000 });
-  client = await openTaskClient(tasks.url, 'maker');
-  host = await startHost({
-    name: 'store inbox, task question nobody polls',
-    async open() {
-      return {
-        inboxFor: async (scope) => {
-          const inbox = await store.inbox(scope);
-          // The store's own inbox; each submit's end is recorded as it happens.
-          const watched = Object.create(inbox) as AnswerableInbox;
-          watched.submit = (...args: Parameters<AnswerableInbox['submit']>) => {
-            const entry: { settled?: string } = {};
-            submits.push(entry);
-            const submitted = (inbox.submit as (...all: unknown[]) => Promise<boolean>)(...args);
-            submitted.then(
-              (won) => (entry.settled = `resolved ${won}`),
-              (error: unknown) => (entry.settled = `rejected ${(error as Error).name}`),
-            );
-            return submitted;
-          };
-          return watched;
-        },
-        close: async () => {},
-      };
-    },
+  tasks = await startTaskHost(10 * 60_000, (inbox) => {
+    // The store's own inbox; each submit's end is recorded as it happens.
+    const watched = Object.create(inbox) as AnswerableInbox;
+    watched.submit = (...args: Parameters<AnswerableInbox['submit']>) => {
+      const entry: { settled?: string } = {};
+      submits.push(entry);
+      const submitted = (inbox.submit as (...all: unknown[]) => Promise<boolean>)(...args);
+      submitted.then(
+        (won) => (entry.settled = `resolved ${won}`),
+        (error: unknown) => (entry.settled = `rejected ${(error as Error).name}`),
+      );
+      return submitted;
+    };
+    return watched;
   });
+  ({ host } = tasks);
 });
 afterAll(async () => {
-  await host?.close();
-  await client?.close();
-  await store?.close();
   await tasks?.close();
 });
 
 it('a browser that goes away before the final word ends the wait; the answer stays given', async () => {
-  const calls = store.durableCalls({ clientFor: () => client.bridge, work: false });
-  const started = await calls.callTool('alice', 'tasks', { name: 'hold' });
-  expect(started.status).toBe('waiting');
-  const inbox = await host.inboxFor('alice');
-  await expect.poll(() => inbox.getSnapshot().length).toBe(1);
-  const question = inbox.getSnapshot()[0]!;
+  const { inbox, question } = await tasks.ask('alice');
 
   const url = new URL(`${host.url}/requests/${encodeURIComponent(question.id)}/answer`);
   const sent = httpRequest(url, {

@@ -1,5 +1,5 @@
 import type { Request as WaitforRequest } from '@waitfor/core';
-import { scheduleUnref } from '@waitfor/runtime';
+import { createRecentMemory, scheduleUnref } from '@waitfor/runtime';
 import type { AnswerableInbox } from './handler';
 import { changeEvent, snapshotEvent } from './wire';
 
@@ -23,7 +23,9 @@ export interface FeedLimits {
   heartbeatMs: number;
   resumeWindowMs: number;
   maxLoggedChanges: number;
+  /** The ids that left lately: at most this many, each for at most `maxEndedAgeMs`. */
   maxEndedIds: number;
+  maxEndedAgeMs: number;
 }
 
 /**
@@ -61,7 +63,10 @@ export function createFeed(inbox: AnswerableInbox, limits: FeedLimits, drop: () 
   const epoch = `${(++feeds).toString(36)}${Math.random().toString(36).slice(2, 10)}`;
   const streams = new Set<Stream>();
   const log: Change[] = [];
-  const endedIds = new Set<string>();
+  const endedIds = createRecentMemory<true>({
+    maxEntries: limits.maxEndedIds,
+    maxAgeMs: limits.maxEndedAgeMs,
+  });
   let seq = 0;
   let last = inbox.getSnapshot();
   let open = new Map(last.map((request) => [request.id, request]));
@@ -80,9 +85,8 @@ export function createFeed(inbox: AnswerableInbox, limits: FeedLimits, drop: () 
     last = next;
     open = nextOpen;
     if (removed.length === 0 && added.length === 0) return;
-    for (const id of removed) endedIds.add(id);
+    for (const id of removed) endedIds.set(id, true);
     for (const request of added) endedIds.delete(request.id);
-    trim(endedIds, limits.maxEndedIds);
     const change = { seq: ++seq, added, removed };
     log.push(change);
     if (log.length > limits.maxLoggedChanges) log.shift();
@@ -111,11 +115,8 @@ export function createFeed(inbox: AnswerableInbox, limits: FeedLimits, drop: () 
       if (since >= oldest - 1 && since <= seq) return encoder.encode(replay(log, since, idOf));
       return encoder.encode(encodeEvent(idOf(seq), snapshotEvent, { requests: last }));
     },
-    ended: (id) => endedIds.has(id),
-    noteEnded(id) {
-      endedIds.add(id);
-      trim(endedIds, limits.maxEndedIds);
-    },
+    ended: (id) => endedIds.get(id) === true,
+    noteEnded: (id) => endedIds.set(id, true),
     release() {
       if (streams.size > 0) return;
       stopHeartbeat?.();
@@ -149,12 +150,4 @@ function replay(log: readonly Change[], since: number, idOf: (at: number) => str
       encodeEvent(idOf(change.seq), changeEvent, { added: change.added, removed: change.removed }),
     )
     .join('');
-}
-
-/** Drops the oldest entries of an insertion-ordered set beyond `max`. */
-function trim(set: Set<string>, max: number): void {
-  for (const id of set) {
-    if (set.size <= max) return;
-    set.delete(id);
-  }
 }

@@ -1,4 +1,5 @@
 import type { Inbox } from '@waitfor/core';
+import { recentLimits } from '@waitfor/runtime';
 import { answerRoute } from './answerRoute';
 import type { Feed, FeedLimits } from './feed';
 import { createFeed } from './feed';
@@ -78,7 +79,8 @@ export function createInboxHandler(options: InboxHandlerOptions): InboxHandler {
     heartbeatMs: options.heartbeatMs ?? 15_000,
     resumeWindowMs: options.resumeWindowMs ?? 60_000,
     maxLoggedChanges: options.maxLoggedChanges ?? 256,
-    maxEndedIds: 1024,
+    maxEndedIds: recentLimits.maxEntries,
+    maxEndedAgeMs: recentLimits.maxAgeMs,
     maxStreamsPerScope: options.maxStreamsPerScope ?? 16,
     maxQueuedBytes: options.maxQueuedBytes ?? 1024 * 1024,
   };

@@ -1,4 +1,4 @@
-import type { WaitforErrorCode, WaitforErrorOptions } from '@waitfor/core';
+import type { Ended, WaitforErrorCode, WaitforErrorOptions } from '@waitfor/core';
 import { WaitforError } from '@waitfor/core';
 import { brandError } from '@waitfor/runtime';
 
@@ -16,11 +16,11 @@ export type HttpInboxErrorCode =
   | 'refused'
   /** The question does not exist for this caller (404). */
   | 'not_found'
-  /** Already answered, cancelled or expired, here or elsewhere (409). */
+  /** Already answered, cancelled or expired, here or elsewhere (409): `ended` says which, where known. */
   | 'conflict'
   /** The answer does not fit the question's form (422): `errors` says why, field by field. */
   | 'invalid_form'
-  /** The server failed or could not be reached. */
+  /** The server failed or could not be reached, or the question is open again (503): send it again. */
   | 'unavailable'
   /** A remote inbox cannot ask: questions are asked on the server. */
   | 'unsupported'
@@ -31,6 +31,10 @@ export type HttpInboxErrorCode =
 export interface HttpInboxErrorOptions extends Pick<WaitforErrorOptions, 'cause' | 'errors'> {
   /** The HTTP status, when a response was received. */
   status?: number;
+  /** A 409: how the question ended (core's `Ended` reason), where the server's inbox can say. */
+  ended?: Ended['reason'];
+  /** A 409 of a question answered elsewhere: who answered it, where the server's inbox knows. */
+  answeredBy?: string;
 }
 
 /**
@@ -40,6 +44,10 @@ export interface HttpInboxErrorOptions extends Pick<WaitforErrorOptions, 'cause'
 export class HttpInboxError extends WaitforError<HttpInboxErrorCode, HttpInboxErrorOptions> {
   /** The HTTP status, when a response was received. */
   declare readonly status: number | undefined;
+  /** A 409: how the question ended (`answered`, `expired`, `cancelled`), where the server says. */
+  declare readonly ended: Ended['reason'] | undefined;
+  /** A 409: who answered the question first, where the server says. */
+  declare readonly answeredBy: string | undefined;
   /** True for an HttpInboxError from any installed copy of @waitfor/http (a Symbol.for brand). */
   declare static isInstance: (value: unknown) => value is HttpInboxError;
 }
@@ -47,4 +55,6 @@ export class HttpInboxError extends WaitforError<HttpInboxErrorCode, HttpInboxEr
 /** True for an HttpInboxError from any installed copy of @waitfor/http. */
 export const isHttpInboxError = brandError(HttpInboxError, 'waitfor.http.error', 'HttpInboxError', [
   'status',
+  'ended',
+  'answeredBy',
 ]);

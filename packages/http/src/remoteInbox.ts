@@ -32,7 +32,9 @@ export interface RemoteInbox extends Inbox {
   /**
    * Sends the answer: the question leaves the snapshot at once (sent) and stays out once the server
    * confirms. On a refusal or a failure it comes back and `getAnswerError(id)` says why; on a 409
-   * (`conflict`: it was answered elsewhere first, or ended) it stays out, as it has ended. False for
+   * (`conflict`: it was answered elsewhere first, or ended; the error's `ended` and `answeredBy`
+   * say how and by whom, where the server's inbox can) it stays out, as it has ended; a 503 (open
+   * again, or the server failed) leaves it to answer again. False for
    * a question that is not listed or already being sent; throws `invalid_answer` for a malformed one.
    */
   answer(answer: Answer): boolean;

@@ -1,4 +1,4 @@
-import type { FieldErrors } from '@waitfor/core';
+import type { Ended, FieldErrors } from '@waitfor/core';
 import { HttpInboxError } from './httpError';
 import type { HttpInboxErrorCode } from './httpError';
 
@@ -16,7 +16,7 @@ const codeOf: Record<number, HttpInboxErrorCode> = {
 
 /** The typed error of a refused response, with the server's message when it sent one. */
 export async function errorOf(response: Response): Promise<HttpInboxError> {
-  let body: { message?: unknown; errors?: unknown } = {};
+  let body: { message?: unknown; errors?: unknown; ended?: unknown; answeredBy?: unknown } = {};
   try {
     body = (await response.json()) ?? {};
   } catch {
@@ -25,11 +25,17 @@ export async function errorOf(response: Response): Promise<HttpInboxError> {
   const message =
     typeof body.message === 'string' ? body.message : `The server answered ${response.status}.`;
   const errors = fieldErrorsOf(body.errors);
+  const ended = endedReasons.find((reason) => reason === body.ended);
   return new HttpInboxError(codeOf[response.status] ?? 'unavailable', message, {
     status: response.status,
     ...(errors ? { errors } : {}),
+    ...(ended ? { ended } : {}),
+    ...(typeof body.answeredBy === 'string' ? { answeredBy: body.answeredBy } : {}),
   });
 }
+
+// The reasons a 409 may give; any other value is not taken.
+const endedReasons: readonly Ended['reason'][] = ['answered', 'expired', 'cancelled'];
 
 /** What was thrown on the way to the server, as an HttpInboxError (`unavailable` unless it is one). */
 export function asError(error: unknown): HttpInboxError {

@@ -13,8 +13,9 @@ export interface AnsweredElsewhereProps {
 }
 
 /**
- * What a question shows after this page's answer lost the race: who asked and what, "Answered
- * elsewhere" (by whom, where the host says), and Dismiss.
+ * What a question shows after this page's answer lost the race: who asked and what, what happened
+ * first — "Answered elsewhere" (by whom, where the host says), expired, or the asker no longer
+ * needs it — and Dismiss.
  */
 export function AnsweredElsewhere({ request, onDismiss, className }: AnsweredElsewhereProps) {
   return (

@@ -5,6 +5,7 @@ import type { Answer, Request } from '@waitfor/core';
 import { useAnswerFailure } from './answerFailure.js';
 import type { AnswerFailure } from './answerFailure.js';
 import { classNames } from './classNames.js';
+import { closedNote, useEnded } from './closedNote.js';
 import { Countdown } from './Countdown.js';
 import { useLocalization } from './localization.js';
 import { serverLabel } from './serverLabel.js';
@@ -60,9 +61,10 @@ export interface RequestFrameProps {
 
 /**
  * The common outside of every view: who asks, what (a heading of the provider's level), and until
- * when. Renders nothing once this view answered, and an "answered elsewhere" note when the
- * Request was settled elsewhere (or this page's answer lost the race: by whom, where the host
- * says). When this page's last answer did not go through, says why above the controls.
+ * when. Renders nothing once this view answered, and a note of what happened when the Request
+ * was settled elsewhere or this page's answer lost the race: answered elsewhere (by whom, where
+ * the host says), expired, the asker no longer needs it, or — when nobody can say — no longer
+ * open. When this page's last answer did not go through, says why above the controls.
  * Escape anywhere inside an open question cancels it (through `settle`).
  */
 export function RequestFrame({
@@ -75,10 +77,9 @@ export function RequestFrame({
 }: RequestFrameProps) {
   const { text, headingLevel } = useLocalization();
   const failure = useAnswerFailure(request.id);
-  if (status === 'answered') return null;
   const closed = status === 'closed' || failure?.code === 'conflict';
-  // Who answered first, where the host says.
-  const who = failure?.code === 'conflict' ? failure.answeredBy : undefined;
+  const ended = useEnded(request.id, closed && status !== 'answered', failure);
+  if (status === 'answered') return null;
   const server = serverLabel(request, text('unknownServer'));
   const Heading = `h${headingLevel}` as const;
   return (
@@ -104,7 +105,7 @@ export function RequestFrame({
       {closed ? (
         <>
           <p role="status" className="waitfor-closed">
-            {who === undefined ? text('closed') : text('closedBy', { who })}
+            {closedNote(text, ended)}
           </p>
           {onDismiss ? (
             <div className="waitfor-actions">

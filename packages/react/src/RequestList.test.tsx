@@ -2,7 +2,7 @@ import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { createInbox } from '@waitfor/core';
-import type { Request } from '@waitfor/core';
+import type { Inbox, Request } from '@waitfor/core';
 import {
   ApprovalView,
   ElicitationForm,
@@ -91,10 +91,15 @@ describe('a view whose Request is settled elsewhere', () => {
   it.each([
     [
       'another tab answers',
-      (inbox: ReturnType<typeof createInbox>) => inbox.answer({ id: 'x', ok: true }),
+      (inbox: Inbox) => inbox.answer({ id: 'x', ok: true }),
+      'Answered elsewhere: this request is no longer open.',
     ],
-    ['the host cancels it', (inbox: ReturnType<typeof createInbox>) => inbox.cancel('x')],
-  ])('closes when %s', async (_label, settle) => {
+    [
+      'the host cancels it',
+      (inbox: Inbox) => inbox.cancel('x'),
+      'The asker no longer needs this answer.',
+    ],
+  ])('closes when %s, saying so', async (_label, settle, words) => {
     const request = question('x');
     const { inbox } = renderWithInbox(<ApprovalView request={request} />);
     const answer = ask(inbox, request);
@@ -103,7 +108,7 @@ describe('a view whose Request is settled elsewhere', () => {
       settle(inbox);
     });
     await answer;
-    expect(screen.getByRole('status').textContent).toMatch(/answered elsewhere/i);
+    expect(screen.getByRole('status').textContent).toBe(words);
     expect(screen.queryByRole('button')).toBeNull();
   });
 
@@ -121,7 +126,8 @@ describe('a view whose Request is settled elsewhere', () => {
     act(() => controller.abort());
     await expect(answer).resolves.toMatchObject({ ok: false, reason: 'cancelled' });
     expect(screen.queryByRole('textbox')).toBeNull();
-    expect(screen.getByRole('status').textContent).toMatch(/answered elsewhere/i);
+    // Not "answered elsewhere": nobody answered it, the asker stopped waiting.
+    expect(screen.getByRole('status').textContent).toBe('The asker no longer needs this answer.');
   });
 });
 

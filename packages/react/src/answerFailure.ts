@@ -1,13 +1,13 @@
 'use client';
 import { useMemo, useSyncExternalStore } from 'react';
-import type { Inbox } from '@waitfor/core';
+import type { Ended, Inbox } from '@waitfor/core';
 import type { ConnectionState } from './ConnectionStatus.js';
 import { useInbox } from './WaitforProvider.js';
 
 /**
  * Why an answer sent from this page did not go through, as an inbox that sends answers elsewhere
- * reports it (`getAnswerError(id)`, e.g. @waitfor/http's remote inbox): `conflict` (answered
- * elsewhere first; `answeredBy` names who, where the host says), `invalid_form` (the server's
+ * reports it (`getAnswerError(id)`, e.g. @waitfor/http's remote inbox): `conflict` (it ended
+ * first: `ended` says how and `answeredBy` who answered, where the host says), `invalid_form` (the server's
  * per-field `errors`), `unavailable` (not sent), or another code with the server's message.
  */
 export interface AnswerFailure {
@@ -15,9 +15,13 @@ export interface AnswerFailure {
   message: string;
   /** Per-field messages of a refused form answer, by field name (no prototype). */
   errors?: Readonly<Record<string, string>> | undefined;
+  /** A `conflict`: how the question ended first (core's `Ended` reason), where the host says. */
+  ended?: Ended['reason'] | undefined;
   /** Who answered first, where the host says. */
   answeredBy?: string | undefined;
 }
+
+const reasons: readonly Ended['reason'][] = ['answered', 'expired', 'cancelled'];
 
 /** What @waitfor/react reads of an inbox beyond core's `Inbox`, where the inbox offers it. */
 interface InboxExtras {
@@ -34,7 +38,7 @@ const text = (field: unknown): string | undefined =>
 /** A failure as the views show it: only string fields, bounded; undefined for anything else. */
 function readFailure(value: unknown): AnswerFailure | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  const { code, message, errors, answeredBy } = value as Record<string, unknown>;
+  const { code, message, errors, ended, answeredBy } = value as Record<string, unknown>;
   let fields: Record<string, string> | undefined;
   if (typeof errors === 'object' && errors !== null)
     for (const [name, said] of Object.entries(errors)) {
@@ -47,6 +51,7 @@ function readFailure(value: unknown): AnswerFailure | undefined {
     code: text(code),
     message: text(message) ?? '',
     errors: fields,
+    ended: reasons.find((reason) => reason === ended),
     answeredBy: text(answeredBy),
   };
 }

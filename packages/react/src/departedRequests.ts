@@ -80,8 +80,8 @@ function departedOf(inbox: Inbox): Departed {
 const none: readonly Request[] = [];
 
 /**
- * The questions this page answered too late — another page or person answered first — so the
- * list can say so ("Answered elsewhere", by whom where the host says) instead of letting them
+ * The questions this page answered too late — another page or person answered first, or they
+ * expired or were withdrawn meanwhile — so the list can say what happened instead of letting them
  * vanish; `dismiss` takes one away. Empty for an inbox that answers in place (core's).
  */
 export function useDepartedRequests(): {

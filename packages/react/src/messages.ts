@@ -9,6 +9,9 @@ export const defaultMessages = {
   unknownServer: 'Unknown server',
   closed: 'Answered elsewhere: this request is no longer open.',
   closedBy: 'Answered elsewhere by {who}: this request is no longer open.',
+  closedExpired: 'This question expired.',
+  closedCancelled: 'The asker no longer needs this answer.',
+  closedEnded: 'This question is no longer open.',
   dismiss: 'Dismiss',
   // An answer that did not go through (an inbox that sends answers elsewhere says why)
   notSent: 'Your answer could not be sent. It is kept here: send it again.',

@@ -8,3 +8,5 @@ export type { ControllerLike, SignalLike } from './controller';
 export { isRecord } from './isRecord';
 export { createListeners, reportUncaught, type Listeners } from './listeners';
 export { MAX_TIMER_DELAY, schedule, scheduleUnref } from './schedule';
+export { createRecentMemory, recentLimits } from './recentMemory';
+export type { RecentLimits, RecentMemory } from './recentMemory';

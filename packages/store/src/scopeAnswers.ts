@@ -9,7 +9,7 @@ import { Deliveries } from './deliveries';
 import type { Row } from './drivers/driver';
 import type { OwnQuestions } from './ownQuestions';
 import { runAt } from './runAt';
-import type { Ended, Open, ScopeList } from './scopeList';
+import type { EndedRow, Open, ScopeList } from './scopeList';
 import { openOf } from './scopeList';
 import { storeErrorOf } from './storeError';
 import type { InboxHost, StoreInboxOptions } from './storeInbox';
@@ -63,7 +63,7 @@ export class ScopeAnswers {
     const delivery = this.deliveries.expect(entry.seq, signal);
     // Armed before the answer is written, so the bound of a task's wait runs from the submit.
     const due = this.dueAt(Math.min(entry.expiry, this.host.now() + this.host.taskAnswerWaitMs));
-    let ended: Ended | undefined;
+    let ended: EndedRow | undefined;
     try {
       ended = await this.list.end(entry.seq, 'answered', answer, answeredBy);
     } finally {

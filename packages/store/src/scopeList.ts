@@ -2,9 +2,9 @@
 // the timer that ends the earliest overdue question. The answer path and this host's own waits
 // (scopeAnswers.ts, ownQuestions.ts) read and change it through here, on one queue of work, so
 // that a notice never overtakes another and the snapshot changes only when the list does.
-import type { Answer, Request } from '@waitfor/core';
+import type { Answer, Ended, Request } from '@waitfor/core';
 import { parseRequest } from '@waitfor/core';
-import { createListeners } from '@waitfor/runtime';
+import { createListeners, createRecentMemory } from '@waitfor/runtime';
 import type { Row } from './drivers/driver';
 import { runAt } from './runAt';
 import { StoreError, storeErrorOf } from './storeError';
@@ -18,7 +18,7 @@ export interface Open {
 }
 
 /** The row this call ended, and whether a modern durable call or a task holds its question. */
-export interface Ended {
+export interface EndedRow {
   seq: string;
   held: boolean;
   task: boolean;
@@ -41,9 +41,29 @@ export function openOf(row: Row): Open | undefined {
   }
 }
 
+/**
+ * How a row ended, as core's inbox says it: `closed` (the asker gone, or a task's key left the
+ * task or the task ended) is the asker no longer needing the answer; undefined while it is open.
+ */
+export function endedOf(row: Row): Ended | undefined {
+  const reason =
+    row.state === 'answered' || row.state === 'expired'
+      ? row.state
+      : row.state === 'cancelled' || row.state === 'closed'
+        ? 'cancelled'
+        : undefined;
+  if (reason === undefined) return undefined;
+  const at = new Date(row.ended_at as string | Date).getTime();
+  const by =
+    reason === 'answered' && typeof row.answered_by === 'string' ? row.answered_by : undefined;
+  return { reason, ...(by === undefined ? {} : { answeredBy: by }), at };
+}
+
 /** The open questions of one scope as this host lists them, and the one queue its work runs on. */
 export class ScopeList {
   private readonly open = new Map<string, Open>();
+  // The rows of the questions that left this list lately, by id: how one ended is read from its row.
+  private readonly left = createRecentMemory<string>({}, () => this.host.now());
   private readonly listeners = createListeners((cause) =>
     this.host.reportListener(
       new StoreError('listener_failed', `A listener of the inbox of ${this.scope} threw`, {
@@ -104,6 +124,24 @@ export class ScopeList {
     return this.host.driver.query(text, params);
   }
 
+  /** Drops `id`'s entry from the list, remembering its row; true when it was listed. */
+  private drop(entry: Open): boolean {
+    if (!this.open.delete(entry.request.id)) return false;
+    this.left.set(entry.request.id, entry.seq);
+    return true;
+  }
+
+  /**
+   * How `id` ended, from its row (one read by primary key): a question listed here now or lately;
+   * undefined while its row is open (a task's answer given back) and for one this list never had.
+   */
+  async endOf(id: string): Promise<Ended | undefined> {
+    const seq = this.open.get(id)?.seq ?? this.left.get(id);
+    if (seq === undefined) return undefined;
+    const [row] = await this.query(this.host.sql.questionEnd, [this.scope, seq]);
+    return row && endedOf(row);
+  }
+
   /** The entry listed here for `id`. */
   listed(id: string): Open | undefined {
     return this.open.get(id);
@@ -139,7 +177,8 @@ export class ScopeList {
 
   /** The `end` notice of row `seq`: it leaves the list. */
   ended(id: string, seq: string): void {
-    if (this.open.get(id)?.seq === seq && this.open.delete(id)) this.changed();
+    const entry = this.open.get(id);
+    if (entry?.seq === seq && this.drop(entry)) this.changed();
   }
 
   /** Reads the open questions from the store again; not queued (the caller queues it). */
@@ -156,7 +195,10 @@ export class ScopeList {
     const same =
       next.size === this.open.size && [...next].every(([id, e]) => this.open.get(id) === e);
     if (!same) {
-      this.open.clear();
+      for (const entry of [...this.open.values()]) {
+        if (next.get(entry.request.id)?.seq === entry.seq) this.open.delete(entry.request.id);
+        else this.drop(entry);
+      }
       for (const [id, entry] of next) this.open.set(id, entry);
       this.changed();
     }
@@ -176,8 +218,7 @@ export class ScopeList {
    */
   settled(entry: Open): Promise<void> {
     return this.enqueue(async () => {
-      if (this.open.get(entry.request.id) === entry && this.open.delete(entry.request.id))
-        this.changed();
+      if (this.open.get(entry.request.id) === entry && this.drop(entry)) this.changed();
     });
   }
 
@@ -187,7 +228,7 @@ export class ScopeList {
     state: 'answered' | 'cancelled' | 'expired',
     answer: Answer | null,
     answeredBy: string | undefined,
-  ): Promise<Ended | undefined> {
+  ): Promise<EndedRow | undefined> {
     const outcome = state === 'answered' ? (answer!.ok ? 'accepted' : answer!.reason!) : state;
     const [row] = await this.query(this.host.sql.endQuestion, [
       this.scope,

@@ -251,6 +251,9 @@ SELECT state, answer, ${notice(names, 'delivered')} FROM delivered`,
   WHERE question.scope = $1 AND question.id = $2 AND question.state = 'open'
     AND ${askerAlive(names, 'question')}`,
 
+    /** How the row $2 (of scope $1) stands or ended: one read by its primary key. */
+    questionEnd: `SELECT state, answered_by, ended_at FROM ${q} WHERE scope = $1 AND seq = $2::bigint`,
+
     /** Where the rows $2 (of scope $1) stand: for waits and answers whose notice may be lost. */
     statesAmong: `SELECT seq::text AS seq, state, delivered_at IS NOT NULL AS delivered
   FROM ${q} WHERE scope = $1 AND seq = ANY($2::bigint[])`,

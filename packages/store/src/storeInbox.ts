@@ -2,7 +2,7 @@
 // and ScopeQuestions, which ties its parts together. The parts are scopeList.ts (the open
 // questions as this host lists them), ownQuestions.ts (this host's own waits), scopeAnswers.ts
 // (answers given here and their deliveries) and bounds.ts (what the store refuses to keep).
-import type { Answer, Inbox } from '@waitfor/core';
+import type { Answer, Ended, Inbox } from '@waitfor/core';
 import { cancel } from '@waitfor/core';
 import type { Driver } from './drivers/driver';
 import { OwnQuestions } from './ownQuestions';
@@ -39,6 +39,15 @@ export interface StoreInbox extends Inbox {
    * an answer that does not fit the form. Use `submit` for the final word.
    */
   answer(answer: Answer): boolean;
+  /**
+   * How the question `id` ended, read from its row (one read by primary key): `answered` (with the
+   * `answeredBy` the answer was given under), `expired`, or `cancelled` (aborted, cancelled, or
+   * closed: its asker gone, its task's key withdrawn or its task ended). Known for the questions
+   * this inbox listed, the last 1,024 that left it within 10 minutes; undefined while the row is
+   * open (a task's answer given back) and for any other id. Rejects with `unavailable` when the
+   * store cannot be reached.
+   */
+  ended(id: string): Promise<Ended | undefined>;
   /** Reloads the open questions from the store (the fallback poll does this on its own). */
   refresh(): Promise<void>;
   /**
@@ -179,6 +188,7 @@ class ScopeQuestions implements InboxHandle {
       answer: (answer) => this.answers.answerNow(answer),
       cancel: (id, cause) => this.answers.cancelOne(id, cause),
       get: (id) => this.list.listed(id)?.request,
+      ended: (id) => this.list.endOf(id),
       refresh: () => this.refresh(),
       close: () =>
         this.list.background(

@@ -39,10 +39,13 @@ export interface HostedServer {
   tools: HostedTool[];
 }
 
-/** The inbox the page answers through: the store's, with every answer noted on its call. */
+/**
+ * The inbox the page answers through: the store's, with every answer noted on its call, and how a
+ * question ended (so a late answer's 409 says it).
+ */
 export type PageInbox = Pick<
   StoreInbox,
-  'waitFor' | 'getSnapshot' | 'subscribe' | 'answer' | 'submit' | 'cancel' | 'get'
+  'waitFor' | 'getSnapshot' | 'subscribe' | 'answer' | 'submit' | 'cancel' | 'get' | 'ended'
 >;
 
 /** The host side of the hosted mode: its store, its connections and the calls it runs. */
@@ -351,6 +354,7 @@ function pageInbox(host: Host): PageInbox {
     subscribe: (listener) => inbox.subscribe(listener),
     get: (id) => inbox.get(id),
     cancel: (id) => inbox.cancel(id),
+    ended: (id) => inbox.ended(id),
     answer(answer) {
       const request = inbox.get(answer.id);
       const sent = inbox.answer(answer);

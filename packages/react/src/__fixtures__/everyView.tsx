@@ -114,8 +114,9 @@ export function everyViewInbox(): Inbox {
 
 /**
  * An inbox that sends answers elsewhere and says why some did not go through (as a remote inbox
- * does): a form refused with field errors, one not sent, one refused with a reason, one that lost
- * the race to an answer given by Ada.
+ * does): a form refused with field errors, one not sent, one refused with a reason, and answers
+ * that lost the race: to one given by Ada, to one given by somebody the server does not name (or
+ * an older server that gives no reason), to expiry, and to the asker no longer needing it.
  */
 export function failingInbox(): Inbox & { getAnswerError(id: string): unknown } {
   const inbox = createInbox();
@@ -123,7 +124,10 @@ export function failingInbox(): Inbox & { getAnswerError(id: string): unknown } 
     refusedForm: { code: 'invalid_form', message: '-', errors: { region: 'Nicht dort' } },
     notSent: { code: 'unavailable', message: '-' },
     refused: { code: 'refused', message: 'Nein.' },
-    lost: { code: 'conflict', message: '-', answeredBy: 'Ada' },
+    lost: { code: 'conflict', message: '-', ended: 'answered', answeredBy: 'Ada' },
+    ohneGrund: { code: 'conflict', message: '-' },
+    zuSpaet: { code: 'conflict', message: '-', ended: 'expired' },
+    abgesagt: { code: 'conflict', message: '-', ended: 'cancelled' },
   };
   void inbox.waitFor({
     ...everyRequest.form,
@@ -131,7 +135,7 @@ export function failingInbox(): Inbox & { getAnswerError(id: string): unknown } 
     prompt: 'Welche Region sonst?',
     expiresAt: undefined,
   });
-  for (const id of ['notSent', 'refused', 'lost'])
+  for (const id of ['notSent', 'refused', 'lost', 'ohneGrund', 'zuSpaet', 'abgesagt'])
     void inbox.waitFor({ id, kind: 'approval', prompt: `${id}?`, data: { origin } });
   return {
     ...inbox,
