@@ -72,36 +72,52 @@ const cases: Case[] = [
   },
 ];
 
+/**
+ * Calls `ask_annotated` through a bridge whose extension records what its hook sees and puts the
+ * server's trace into the Request; the person answers `note(asked)` (the Requests so far).
+ */
+async function callTraced(
+  kind: ClientKind,
+  url: string,
+  note: (asked: readonly Request[]) => unknown,
+) {
+  const seen: Array<{ request: Request; params: Record<string, unknown> }> = [];
+  const traced: BridgeExtension = {
+    name: 'trace',
+    inboundRequest: (request, given) => {
+      seen.push({ request, params: given });
+      const meta = given['_meta'] as Record<string, unknown> | undefined;
+      return { ...request, data: { ...request.data, trace: meta?.['example.com/trace'] } };
+    },
+  };
+  const asked: Request[] = [];
+  const { bridge, close } = await openClient(
+    kind,
+    'http',
+    { url },
+    {
+      waitFor: async (request) => {
+        asked.push(request);
+        return accept(request, { note: note(asked) } as never);
+      },
+      extensions: [traced],
+    },
+  );
+  try {
+    return { text: textOf(await bridge.callTool({ name: 'ask_annotated' })), seen, asked };
+  } finally {
+    await close();
+  }
+}
+
+/** What the rewritten Request shows: the server sees it came through. */
+const traceOf = (request: Request | undefined) => String(request?.data?.['trace']);
+
 describe.each(cases)('$route ($kind)', ({ kind, url, params, exact, text }) => {
   it("shows the hook the server's params; waitFor sees the Request it returns", async () => {
-    const seen: Array<{ request: Request; params: Record<string, unknown> }> = [];
-    const traced: BridgeExtension = {
-      name: 'trace',
-      inboundRequest: (request, given) => {
-        seen.push({ request, params: given });
-        const meta = given['_meta'] as Record<string, unknown> | undefined;
-        return { ...request, data: { ...request.data, trace: meta?.['example.com/trace'] } };
-      },
-    };
-    const asked: Request[] = [];
-    const { bridge, close } = await openClient(
-      kind,
-      'http',
-      { url: url() },
-      {
-        // The person answers what the rewritten Request shows: the server sees it came through.
-        waitFor: async (request) => {
-          asked.push(request);
-          return accept(request, { note: String(request.data?.['trace']) });
-        },
-        extensions: [traced],
-      },
-    );
-    try {
-      expect(textOf(await bridge.callTool({ name: 'ask_annotated' }))).toBe(text);
-    } finally {
-      await close();
-    }
+    const called = await callTraced(kind, url(), (asked) => traceOf(asked.at(-1)));
+    expect(called.text).toBe(text);
+    const { seen, asked } = called;
     expect(seen).toHaveLength(1);
     if (exact) expect(seen[0]!.params).toEqual(params);
     else expect(seen[0]!.params).toMatchObject(params);
@@ -110,41 +126,16 @@ describe.each(cases)('$route ($kind)', ({ kind, url, params, exact, text }) => {
     expect(typeof origin?.['taskId']).toBe(url() === tasks.url ? 'string' : 'undefined');
     expect(asked.map((request) => request.data?.['trace'])).toEqual(['trace-7']);
   });
-});
 
-describe.each(cases)('a re-asked form: $route ($kind)', ({ kind, url, params, exact, text }) => {
-  it('shows the hook the same params again for the re-ask, and waitFor sees its rewrite', async () => {
-    const seen: Array<Record<string, unknown>> = [];
-    const traced: BridgeExtension = {
-      name: 'trace',
-      inboundRequest: (request, given) => {
-        seen.push(given);
-        const meta = given['_meta'] as Record<string, unknown> | undefined;
-        return { ...request, data: { ...request.data, trace: meta?.['example.com/trace'] } };
-      },
-    };
-    const asked: Request[] = [];
-    const { bridge, close } = await openClient(
-      kind,
-      'http',
-      { url: url() },
-      {
-        // The first answer breaks the form's schema (a number for a string): the bridge asks again.
-        waitFor: async (request) => {
-          asked.push(request);
-          const note = asked.length === 1 ? 42 : String(request.data?.['trace']);
-          return accept(request, { note } as never);
-        },
-        extensions: [traced],
-      },
+  it('shows the hook the same params again for a re-ask, and waitFor sees its rewrite', async () => {
+    // The first answer breaks the form's schema (a number for a string): the bridge asks again.
+    const called = await callTraced(kind, url(), (asked) =>
+      asked.length === 1 ? 42 : traceOf(asked.at(-1)),
     );
-    try {
-      expect(textOf(await bridge.callTool({ name: 'ask_annotated' }))).toBe(text);
-    } finally {
-      await close();
-    }
+    expect(called.text).toBe(text);
+    const { seen, asked } = called;
     expect(seen).toHaveLength(2);
-    for (const given of seen)
+    for (const { params: given } of seen)
       if (exact) expect(given).toEqual(params);
       else expect(given).toMatchObject(params);
     expect(asked.map((request) => request.data?.['trace'])).toEqual(['trace-7', 'trace-7']);
