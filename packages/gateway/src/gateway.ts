@@ -287,11 +287,9 @@ class GatewayImpl implements Gateway, HostSide {
         const refused = call.refusals();
         if (refused !== undefined) this.log(refused);
         // Its own session closes after the result went out, not before (bounded and counted there).
-        if (host === undefined) void this.sessions.close(owner);
+        if (host === undefined) this.sessions.release(owner);
       }
     });
-    // Once the call has its place under maxSessions: the next such call's session opens now.
-    if (host === undefined) this.sessions.replenish();
     return call;
   }
 

@@ -8,7 +8,9 @@
  * (upstreamSessions.ts); it is handed to a call only once open and still connected (one whose
  * upstream died is closed instead, and the call opens its own); it belongs to nobody until taken
  * (a push arriving on it has no call and is cancelled); once taken it is that call's alone and
- * closes with it; it closes after `SPARE_IDLE_MS` untaken, and with the gateway.
+ * closes with it; it closes after `SPARE_IDLE_MS` untaken, and with the gateway. A new one opens
+ * once such a call has ended and its result is on its way (never while the call runs: the
+ * handshake would compete with it).
  */
 import type { Connection } from '@waitfor/mcp-bridge';
 import type { Clock } from './holds';

@@ -87,9 +87,8 @@ export class UpstreamSessions {
   }
 
   /**
-   * The owner of one call of a host without a session: the spare when one is ready (a fresh one
-   * is opened behind it), else a new owner whose session the call opens. Call `replenish()` once
-   * the call has asked for its session, so the spare never takes the place the call needs.
+   * The owner of one call of a host without a session: the spare when one is ready, else a new
+   * owner whose session the call opens. `release` it when the call ends.
    */
   forCall(): HostUpstream {
     if (this.connection.era === 'modern') return new HostUpstream();
@@ -99,9 +98,16 @@ export class UpstreamSessions {
     return spare;
   }
 
-  /** Open a spare for the next call of a host without a session, if there is room (2025 upstream). */
-  replenish(): void {
-    if (this.connection.era === 'legacy') this.spare.prepare();
+  /**
+   * The call of `host` (a `forCall` owner) ended: once its result is on its way (the next turn of
+   * the event loop), its session closes and a spare opens for the next such call if there is
+   * room — neither on the result's path.
+   */
+  release(host: HostUpstream): void {
+    setImmediate(() => {
+      void this.close(host);
+      if (this.connection.era === 'legacy') this.spare.prepare();
+    });
   }
 
   /** The upstream session `host` talks to (a 2026-07-28 upstream: the one connection). */
