@@ -83,6 +83,19 @@ async function warmUp(host: Host, gateway: Gateway): Promise<void> {
   await expect.poll(() => gatewayTables(gateway).closingSessions).toBe(0);
 }
 
+/** Advance the gateway's clock a close bound at a time until `read()` is `expected`. */
+const pastCloseBounds = (
+  clock: { advance(ms: number): void },
+  read: () => number,
+  expected: number,
+) =>
+  expect
+    .poll(() => {
+      clock.advance(CLOSE_BOUND_MS);
+      return read();
+    })
+    .toBe(expected);
+
 /** The sessions the tools/calls after the first `from` came on. */
 const sessionsOfCalls = (
   upstream: { toolCalls: ReadonlyArray<{ sessionId?: string }> },
@@ -192,12 +205,7 @@ describe('the spare upstream session of 2026-07-28 hosts over HTTP (2025 upstrea
     await expect.poll(() => gateway.open).toBe(1);
     expect(gatewayTables(gateway)).toMatchObject({ upstreamSessions: 1, closingSessions: 1 });
     upstream.deletes = 'answer';
-    await expect
-      .poll(() => {
-        clock.advance(CLOSE_BOUND_MS);
-        return gatewayTables(gateway).upstreamSessions;
-      })
-      .toBe(2);
+    await pastCloseBounds(clock, () => gatewayTables(gateway).upstreamSessions, 2);
     expect(textOf(await call)).toBe('C:yes');
   });
 
@@ -213,12 +221,7 @@ describe('the spare upstream session of 2026-07-28 hosts over HTTP (2025 upstrea
     expect(textOf(await host.callTool('ask_for', { who: 'B' }))).toBe('B:yes');
     expect(gatewayTables(gateway)).toMatchObject({ open: 0, closingSessions: 2 });
     upstream.deletes = 'answer';
-    await expect
-      .poll(() => {
-        clock.advance(CLOSE_BOUND_MS);
-        return gatewayTables(gateway).closingSessions;
-      })
-      .toBe(0);
+    await pastCloseBounds(clock, () => gatewayTables(gateway).closingSessions, 0);
     expect(logs.filter((line) => line.includes('closed without its DELETE'))).toEqual([
       expect.stringMatching(/; 1 such closes so far\): dropped all the same$/),
       expect.stringMatching(/; 2 such closes so far\): dropped all the same$/),
