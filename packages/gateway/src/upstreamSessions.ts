@@ -151,6 +151,8 @@ export class UpstreamSessions {
         );
       await Promise.race(this.closing);
     }
+    // The gateway is closing: a session opened now would never be closed.
+    if (this.#closed) throw new Error('the gateway closed');
     this.opened.add(host);
   }
 
