@@ -3,11 +3,12 @@
 /** A ratio as "1.04×". */
 export const times = (value: number): string => `${value.toFixed(2)}×`;
 
-/** Milliseconds with a precision that suits their size. */
+/** Milliseconds with a precision that suits their size (a negative value: its magnitude's, signed). */
 export function ms(value: number): string {
-  if (value >= 100) return `${value.toFixed(0)} ms`;
-  if (value >= 1) return `${value.toFixed(2)} ms`;
-  if (value >= 0.001) return `${(value * 1000).toFixed(1)} µs`;
+  const size = Math.abs(value);
+  if (size >= 100) return `${value.toFixed(0)} ms`;
+  if (size >= 1) return `${value.toFixed(2)} ms`;
+  if (size >= 0.001) return `${(value * 1000).toFixed(1)} µs`;
   return `${(value * 1e6).toFixed(0)} ns`;
 }
 

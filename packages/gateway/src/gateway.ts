@@ -11,8 +11,9 @@
  * - a host with a session of its own (stdio, a 2025 host's HTTP session): one upstream session,
  *   opened at its first request and closed with the host's session;
  * - a 2026-07-28 host over HTTP has no session: each of its calls gets an upstream session of its
- *   own (closed when the call ends), and its other requests (lists, completions) share one session
- *   on which no call ever runs, so a push arriving there has no call to go to and is cancelled.
+ *   own — the spare opened ahead of it when one is ready (spareSession.ts) — closed once the call's
+ *   result went out, and its other requests (lists, completions) share one session on which no
+ *   call ever runs, so a push arriving there has no call to go to and is cancelled.
  * The first host to need an upstream session is lent the connection the gateway made at start (so
  * a stdio host in front of a stdio server costs one child); the others connect anew, at most
  * `maxSessions` at once (upstreamSessions.ts opens, lends and closes them). Within one host, a push goes to that host's open call of the same tool,
@@ -95,11 +96,16 @@ class GatewayImpl implements Gateway, HostSide {
       log: this.log,
       ...(options.key === undefined ? {} : { key: options.key }),
     });
-    this.sessions = new UpstreamSessions(options, this.clock, (host) => ({
-      waitFor: (request, asked) => this.route(host, request, asked),
-      ...this.hostHandlers(() => host),
-      extensions: [this.extension(host)],
-    }));
+    this.sessions = new UpstreamSessions(
+      options,
+      this.clock,
+      (host) => ({
+        waitFor: (request, asked) => this.route(host, request, asked),
+        ...this.hostHandlers(() => host),
+        extensions: [this.extension(host)],
+      }),
+      this.log,
+    );
   }
 
   get connection(): Connection {
@@ -250,7 +256,8 @@ class GatewayImpl implements Gateway, HostSide {
     );
     call.arguments = params['arguments'];
     call.logLevel = logLevel;
-    const owner = host ?? new HostUpstream();
+    // A call of a host without a session runs on a session of its own: the spare, when ready.
+    const owner = host ?? this.sessions.forCall();
     this.calls.add(call);
     owner.calls.add(call);
     const completion = {
@@ -279,7 +286,8 @@ class GatewayImpl implements Gateway, HostSide {
         // Once per call, not per question: a server flooding questions cannot flood the log.
         const refused = call.refusals();
         if (refused !== undefined) this.log(refused);
-        if (host === undefined) await this.sessions.close(owner);
+        // Its own session closes after the result went out, not before (bounded and counted there).
+        if (host === undefined) this.sessions.release(owner);
       }
     });
     return call;

@@ -18,17 +18,26 @@ export interface GatewayTables {
   upstreamSessions: number;
   /** Calls on the shared session of sessionless hosts' non-call requests (none ever run there). */
   statelessCalls: number;
+  /** Upstream sessions being closed (a call's own closes after its result went out). */
+  closingSessions: number;
+  /** The spare upstream session kept open for the next sessionless call (0 or 1; spareSession.ts). */
+  spareSessions: number;
 }
 
 interface Internals {
   servers: Set<unknown>;
-  sessions: { opened: Set<unknown> };
+  sessions: { opened: Set<unknown>; closing: Set<unknown>; spare: { count: number } };
   stateless: { calls: Set<unknown> };
 }
 
 const sizeOf = (table: unknown, name: string): number => {
   if (!(table instanceof Set)) throw new Error(`the gateway has no table "${name}" any more`);
   return table.size;
+};
+
+const countOf = (count: unknown, name: string): number => {
+  if (typeof count !== 'number') throw new Error(`the gateway has no count "${name}" any more`);
+  return count;
 };
 
 /** The sizes of `gateway`'s tables. */
@@ -40,5 +49,7 @@ export function gatewayTables(gateway: Gateway): GatewayTables {
     hostServers: sizeOf(internals.servers, 'servers'),
     upstreamSessions: sizeOf(internals.sessions?.opened, 'sessions.opened'),
     statelessCalls: sizeOf(internals.stateless?.calls, 'stateless.calls'),
+    closingSessions: sizeOf(internals.sessions?.closing, 'sessions.closing'),
+    spareSessions: countOf(internals.sessions?.spare?.count, 'sessions.spare.count'),
   };
 }

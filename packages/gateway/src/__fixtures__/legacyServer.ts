@@ -17,7 +17,9 @@
  * - `sample` pushes sampling/createMessage, `roots` pushes roots/list (answers the result as JSON,
  *   or "error:<code>" when the client refused).
  * Resource `legacy://counter` is subscribable; `bump` changes it (notifying its subscribers).
- * `sessions` counts the sessions opened on the HTTP server.
+ * `sessions` counts the sessions opened on the HTTP server; `sessionIds` and `toolCalls` say which
+ * session each call came on; `deletes` makes a session's DELETE hang or fail (a server that never
+ * lets a session end).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
@@ -176,6 +178,14 @@ export interface LegacyHttpServer {
   readonly sessions: number;
   /** Sessions open right now. */
   readonly open: number;
+  /** The ids of the sessions opened so far, in the order they were opened. */
+  readonly sessionIds: readonly string[];
+  /** Whether the session `id` is open right now. */
+  isOpen(id: string): boolean;
+  /** Every tools/call POSTed, with the session it came on. */
+  readonly toolCalls: ReadonlyArray<{ sessionId: string | undefined; name: unknown }>;
+  /** What a DELETE gets: the session ended (default), no answer ever, or a 500 (session kept). */
+  deletes: 'answer' | 'hang' | 'fail';
   close(): Promise<void>;
 }
 
@@ -190,7 +200,9 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
 export async function startLegacyHttpServer(): Promise<LegacyHttpServer> {
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const visits: Visits = { base: '', pending: new Map() };
-  let sessions = 0;
+  const sessionIds: string[] = [];
+  const toolCalls: Array<{ sessionId: string | undefined; name: unknown }> = [];
+  let deletes: LegacyHttpServer['deletes'] = 'answer';
   const http = createServer((request, response) => {
     void (async () => {
       const visited = /^\/visit\/([\w-]+)$/.exec(request.url ?? '');
@@ -201,13 +213,19 @@ export async function startLegacyHttpServer(): Promise<LegacyHttpServer> {
       }
       const body = request.method === 'POST' ? await readJson(request) : undefined;
       const id = request.headers['mcp-session-id'];
+      const { method, params } = (body ?? {}) as { method?: unknown; params?: { name?: unknown } };
+      if (method === 'tools/call')
+        toolCalls.push({ sessionId: typeof id === 'string' ? id : undefined, name: params?.name });
+      if (request.method === 'DELETE' && deletes === 'hang') return;
+      if (request.method === 'DELETE' && deletes === 'fail')
+        return void response.writeHead(500).end();
       const existing = typeof id === 'string' ? transports.get(id) : undefined;
       if (existing !== undefined) return existing.handleRequest(request, response, body);
       if (typeof id === 'string') return void response.writeHead(404).end();
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (session) => {
-          sessions += 1;
+          sessionIds.push(session);
           transports.set(session, transport);
         },
       });
@@ -227,10 +245,19 @@ export async function startLegacyHttpServer(): Promise<LegacyHttpServer> {
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     get sessions() {
-      return sessions;
+      return sessionIds.length;
     },
     get open() {
       return transports.size;
+    },
+    sessionIds,
+    isOpen: (id: string) => transports.has(id),
+    toolCalls,
+    get deletes() {
+      return deletes;
+    },
+    set deletes(value) {
+      deletes = value;
     },
     close: async () => {
       await Promise.all([...transports.values()].map((each) => each.close().catch(() => {})));
