@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /** `waitfor-gateway`: the gateway over stdio in front of one upstream (see cli.ts for the options). */
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { serveStdio } from './stdio';
 import { parseArgs, usage } from './cli';
 import { createGateway } from './gateway';
 import { defaultDataDir, lazyPage } from './page';
@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   // questions for its retry. Registered first, so it runs before the stdio server ends the calls.
   const keep = () => page?.keep();
   process.stdin.once('end', keep).once('close', keep);
-  const handle = serveStdio(() => gateway.createServer(), {
+  const handle = serveStdio(gateway, {
     onerror: (error) => process.stderr.write(`waitfor-gateway: ${error.message}\n`),
   });
   process.stdin.once('end', () => void handle.close().finally(stop));

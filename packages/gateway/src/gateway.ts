@@ -390,13 +390,10 @@ class GatewayImpl implements Gateway, HostSide {
     return this.changes.subscribe(listener);
   }
 
-  subscribeUpstream(uri: string): Promise<() => Promise<void>> {
-    return subscribeResource(
-      this.connection,
-      () => this.sessions.of(this.stateless),
-      uri,
-      this.log,
-    );
+  subscribeUpstream(uri: string, lost?: () => void, server?: Server): Promise<() => Promise<void>> {
+    // A host with a session hears its updates on it (a stdio server's resources are its process's).
+    const host = (server === undefined ? undefined : this.hosts.get(server)) ?? this.stateless;
+    return subscribeResource(this.connection, () => this.sessions.of(host), uri, this.log, lost);
   }
 
   async close(): Promise<void> {

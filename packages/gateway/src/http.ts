@@ -34,7 +34,7 @@ import { isRecord } from '@waitfor/runtime';
 import type { Gateway } from './gateway';
 import { systemClock, type Clock } from './holds';
 import { LegacySessions, refuse, type ServerFactory } from './legacySessions';
-import { ListenLimits, toServerEvent } from './listen';
+import { ListenLimits, responseStream, toServerEvent } from './listen';
 import { ResourceListens } from './resourceListens';
 import { ToolSchemas } from './toolSchemas';
 
@@ -178,7 +178,7 @@ export function serveHttp(gateway: Gateway, options: ServeHttpOptions = {}): Pro
         }),
   );
   const resources = new ResourceListens({
-    subscribe: (uri) => gateway.subscribeUpstream(uri),
+    subscribe: (uri, lost) => gateway.subscribeUpstream(uri, lost),
     offered: () =>
       (connection.client as Client).getServerCapabilities()?.resources?.subscribe === true,
     maxPerListen: options.maxResourcesPerListen ?? 32,
@@ -258,7 +258,8 @@ async function serve(
     if (await isLegacyRequest(await toWebRequest(request, body ?? null), body))
       await legacy.handle(request, response, body);
     else if (listens.admit(request, response, body)) {
-      const served = resources === undefined ? body : await resources.take(response, body);
+      const served =
+        resources === undefined ? body : await resources.take(responseStream(response, body), body);
       if (served !== undefined) await modern(request, response, served);
     }
   };

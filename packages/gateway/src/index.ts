@@ -6,3 +6,5 @@ export type { HttpEndpoint, ServeHttpOptions } from './http';
 export { createPage, defaultDataDir, lazyPage } from './page';
 export type { LazyPage, Page, PageOptions, PagePolicy } from './page';
 export type { CannotAsk } from './hostSide';
+export { serveStdio } from './stdio';
+export type { ServeStdioOptions, StdioHandle } from './stdio';

@@ -19,11 +19,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Client } from '@modelcontextprotocol/client';
 import {
   CLIENT_INFO_META_KEY,
+  SUBSCRIPTION_ID_META_KEY,
   type ServerCapabilities,
   type ServerEvent,
 } from '@modelcontextprotocol/server';
 import type { Connection } from '@waitfor/mcp-bridge';
 import { isRecord } from '@waitfor/runtime';
+import type { ListenStream } from './resourceListens';
 
 type ChangeListener = (method: string, params: Record<string, unknown>) => void;
 
@@ -146,48 +148,96 @@ export class UpstreamListen {
 }
 
 /**
+ * Call `lost` once, when `connection` stops being connected: a reconnect opens a new session (a
+ * 2025 server forgot the old one's subscriptions) and new streams (the old ones are gone). Returns
+ * the stop.
+ */
+function whenDisconnected(connection: Connection, lost: () => void): () => void {
+  let stop = () => {};
+  stop = connection.state.subscribe(() => {
+    if (connection.state.getSnapshot().status === 'connected') return;
+    stop();
+    lost();
+  });
+  return stop;
+}
+
+/**
  * A listen stream of one resource on a 2026-07-28 upstream; its updates reach the client's
  * handlers (gateway.ts relays them). Resolves to its close; rejects when the upstream did not
- * acknowledge the URI.
+ * acknowledge the URI. `lost` is called when the stream ends other than by that close.
  */
-async function listenUpstream(client: Client, uri: string): Promise<() => Promise<void>> {
+async function listenUpstream(
+  connection: Connection,
+  uri: string,
+  lost: () => void,
+): Promise<() => Promise<void>> {
+  const client = connection.client as Client;
   const subscription = await client.listen({ resourceSubscriptions: [uri] });
   if (subscription.honoredFilter.resourceSubscriptions?.includes(uri) !== true) {
     await subscription.close();
     throw new Error('the upstream did not acknowledge it');
   }
-  return () => subscription.close();
+  let ended = false;
+  let stop = () => {};
+  const end = (why: 'closed' | 'lost') => {
+    if (ended) return;
+    ended = true;
+    stop();
+    if (why === 'lost') lost();
+  };
+  stop = whenDisconnected(connection, () => end('lost'));
+  void subscription.closed.then(() => end('lost'));
+  return () => {
+    end('closed');
+    return subscription.close();
+  };
 }
 
-/** `resources/subscribe` on a 2025 upstream session; resolves to its unsubscribe. */
+/**
+ * `resources/subscribe` on a 2025 upstream session; resolves to its unsubscribe. `lost` is called
+ * when that session is gone (its subscription with it).
+ */
 async function subscribeSession(
   session: Promise<Connection>,
   uri: string,
+  lost: () => void,
 ): Promise<() => Promise<void>> {
-  const client = (await session).client as Client;
+  const connection = await session;
+  const client = connection.client as Client;
   await client.subscribeResource({ uri });
-  return async () => void (await client.unsubscribeResource({ uri }));
+  const stop = whenDisconnected(connection, lost);
+  return async () => {
+    stop();
+    await client.unsubscribeResource({ uri });
+  };
 }
 
 /**
  * Subscribe upstream for one resource (Gateway.subscribeUpstream): a listen stream on a 2026-07-28
  * upstream, `resources/subscribe` on `session` (the one its updates come on) of a 2025 one. A
- * refusal, of the subscribe or of its end, is logged and rethrown.
+ * refusal, of the subscribe or of its end, is logged and rethrown. `lost` is called (and logged)
+ * when the upstream ends the subscription itself: its stream ended, its session was replaced.
  */
 export async function subscribeResource(
   connection: Connection,
   session: () => Promise<Connection>,
   uri: string,
   log: (line: string) => void,
+  lost: () => void = () => {},
 ): Promise<() => Promise<void>> {
   const said = (what: string) => (error: unknown) => {
     log(`${what} ${uri}: ${error instanceof Error ? error.message : String(error)}`);
     throw error;
   };
+  const gone = () => {
+    log(`the upstream ended the subscription to ${uri}: the listens that named it are ended`);
+    lost();
+  };
   const unsubscribe = await (
     connection.era === 'modern'
-      ? listenUpstream(connection.client as Client, uri)
-      : subscribeSession(session(), uri)
+      ? listenUpstream(connection, uri, gone)
+      : subscribeSession(session(), uri, gone)
   ).catch(said('the upstream refused a subscription (its updates are not relayed) to'));
   return () => unsubscribe().catch(said('could not end the upstream subscription to'));
 }
@@ -202,6 +252,33 @@ export function refuseListen(
   response
     .writeHead(200, { 'content-type': 'application/json' })
     .end(JSON.stringify({ jsonrpc: '2.0', id: body['id'] ?? null, error: { code, message } }));
+}
+
+/** The graceful end of listen `id` (the spec's empty subscriptions/listen result). */
+export function listenEnd(id: unknown): Record<string, unknown> {
+  return {
+    jsonrpc: '2.0',
+    id,
+    result: { resultType: 'complete', _meta: { [SUBSCRIPTION_ID_META_KEY]: id } },
+  };
+}
+
+/**
+ * A listen served over HTTP, as ResourceListens sees it: refused in band, closed with its response,
+ * ended by its graceful result on the stream (then the response is cut: the SDK's stream would
+ * otherwise go on), or by cutting the response only when nothing was written yet.
+ */
+export function responseStream(response: ServerResponse, body: unknown): ListenStream {
+  const id = isRecord(body) ? body['id'] : undefined;
+  return {
+    refuse: (code, message) => refuseListen(response, isRecord(body) ? body : {}, code, message),
+    onClose: (listener) => void response.once('close', listener),
+    end: () => {
+      if (!response.headersSent || response.writableEnded) return void response.destroy();
+      const frame = `event: message\ndata: ${JSON.stringify(listenEnd(id))}\n\n`;
+      response.write(frame, () => response.destroy());
+    },
+  };
 }
 
 /** Options of the per-host bound on listen streams. */

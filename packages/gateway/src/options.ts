@@ -63,9 +63,12 @@ export interface Gateway {
   /**
    * Subscribe upstream for one resource's updates, heard by onUpstreamChange listeners
    * (`resources/subscribe` on the session they come on from a 2025 server, a listen stream of that
-   * URI on a 2026-07-28 one). Resolves to the unsubscribe; rejects when the upstream refused.
+   * URI on a 2026-07-28 one) — or, given a host-facing `server` of this gateway, by that server
+   * (a 2025 server's on that host's own upstream session). Resolves to the unsubscribe; rejects
+   * when the upstream refused. `lost` is called when the upstream ends the subscription itself
+   * (its session replaced by a reconnect, its listen stream ended).
    */
-  subscribeUpstream(uri: string): Promise<() => Promise<void>>;
+  subscribeUpstream(uri: string, lost?: () => void, server?: Server): Promise<() => Promise<void>>;
   /** Calls held for a modern host's retry right now. */
   readonly held: number;
   /** Upstream calls in flight right now. */

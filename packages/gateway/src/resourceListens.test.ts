@@ -7,9 +7,10 @@
  */
 import type { Client as V2Client } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, test, vi } from 'vitest';
+import { expectListenBounds } from './__fixtures__/listenBounds';
 import { openHost, type Host } from './__fixtures__/hosts';
 import { startUpdatingHttpServer, type UpdatingHttpServer } from './__fixtures__/updatingServer';
-import { createGateway, serveHttp, type ServeHttpOptions } from './index';
+import { createGateway, serveHttp, type GatewayOptions, type ServeHttpOptions } from './index';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -20,7 +21,11 @@ const A = 'updating://a';
 const B = 'updating://b';
 
 /** An updating upstream of `era`, a gateway over HTTP in front of it, and a way to add hosts. */
-async function setup(era: 'legacy' | 'modern', options: ServeHttpOptions = {}) {
+async function setup(
+  era: 'legacy' | 'modern',
+  options: ServeHttpOptions = {},
+  connect: GatewayOptions['connect'] = {},
+) {
   const upstream: UpdatingHttpServer = await startUpdatingHttpServer();
   cleanups.push(() => upstream.close());
   const logged: string[] = [];
@@ -28,6 +33,7 @@ async function setup(era: 'legacy' | 'modern', options: ServeHttpOptions = {}) {
     upstream: { url: upstream.url },
     era,
     log: (line) => logged.push(line),
+    connect,
   });
   cleanups.push(() => gateway.close());
   const endpoint = await serveHttp(gateway, options);
@@ -91,19 +97,7 @@ describe.each(['legacy', 'modern'] as const)('in front of a %s upstream', (era) 
   test('a listen naming 10 000 URIs is refused before anything is subscribed upstream', async () => {
     const { upstream, host } = await setup(era);
     const { client } = await host();
-    const many = Array.from({ length: 10_000 }, (_, index) => `updating://many/${index}`);
-    await expect(client.listen({ resourceSubscriptions: many })).rejects.toThrow(
-      /limit reached \(32 URIs per listen\)/,
-    );
-    await expect(
-      client.listen({ resourceSubscriptions: [`updating://${'x'.repeat(2048)}`] }),
-    ).rejects.toThrow(/longer than 2048/);
-    expect(upstream.subscribed).toBe(0);
-    // The refused listens gave their places back: a fitting one is served.
-    const fits = await client.listen({ resourceSubscriptions: many.slice(0, 32) });
-    expect(fits.honoredFilter.resourceSubscriptions).toHaveLength(32);
-    expect(upstream.subscribed).toBe(32);
-    await fits.close();
+    await expectListenBounds(client, upstream, 10_000);
   });
 
   test('the endpoint subscribes at most maxResourceSubscriptions URIs; a closed stream frees its own', async () => {
@@ -133,4 +127,46 @@ test('a URI a 2025 upstream refuses is left out of the acknowledgement, and said
   expect(upstream.subscribers(refused)).toBe(0);
   expect(logged.some((line) => line.includes(refused))).toBe(true);
   await subscription.close();
+});
+
+describe('a subscription the upstream loses ends the listens acknowledged for it', () => {
+  test('a 2025 session the server forgot: the host hears its listen end, a new listen subscribes on the new session', async () => {
+    const { upstream, host, logged } = await setup(
+      'legacy',
+      {},
+      { reconnect: { initialDelay: 1, maxDelay: 20 } },
+    );
+    const { host: opened, client, updates } = await host();
+    const subscription = await client.listen({ resourceSubscriptions: [A] });
+    expect(upstream.subscribers(A)).toBe(1);
+    await upstream.forgetSessions();
+    await expect(subscription.closed).resolves.toBe('graceful');
+    expect(logged.some((line) => line.includes(`ended the subscription to ${A}`))).toBe(true);
+    const again = await vi.waitFor(async () => {
+      const next = await client.listen({ resourceSubscriptions: [A] });
+      if (next.honoredFilter.resourceSubscriptions === undefined) {
+        await next.close();
+        throw new Error('not reconnected yet');
+      }
+      return next;
+    });
+    expect(upstream.subscribers(A)).toBe(1);
+    await opened.callTool('update', { uri: A });
+    await vi.waitFor(() => expect(updates).toEqual([A]));
+    await again.close();
+  });
+
+  test("a 2026-07-28 server's ended stream: the host hears its listen end, a new listen subscribes afresh", async () => {
+    const { upstream, host } = await setup('modern');
+    const { host: opened, client, updates } = await host();
+    const subscription = await client.listen({ resourceSubscriptions: [A] });
+    upstream.endListens();
+    await expect(subscription.closed).resolves.toBe('graceful');
+    const again = await client.listen({ resourceSubscriptions: [A] });
+    expect(again.honoredFilter).toEqual({ resourceSubscriptions: [A] });
+    expect(upstream.subscribed).toBe(2);
+    await opened.callTool('update', { uri: A });
+    await vi.waitFor(() => expect(updates).toEqual([A]));
+    await again.close();
+  });
 });

@@ -5,7 +5,9 @@
  * naming it. `subscribers(uri)` counts them right now (a session until it unsubscribes, a stream
  * until it closes), so a test sees the gateway's upstream subscriptions come and go; `subscribed`
  * counts every subscription ever made. URIs starting with `updating://refused` are refused a 2025
- * subscribe.
+ * subscribe. What a server may do to its subscribers at any time: `forgetSessions()` drops every
+ * 2025 session (their subscriptions with them; a client's next request is 404), `endListens()`
+ * cuts every listen stream that names a resource.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type ServerResponse } from 'node:http';
@@ -25,6 +27,10 @@ export interface UpdatingHttpServer {
   subscribers(uri: string): number;
   /** Subscriptions made so far, every URI, both eras. */
   readonly subscribed: number;
+  /** Forget every 2025 session (as a restarted server does). */
+  forgetSessions(): Promise<void>;
+  /** Cut every listen stream naming a resource. */
+  endListens(): void;
   close(): Promise<void>;
 }
 
@@ -82,10 +88,15 @@ export async function startUpdatingHttpServer(): Promise<UpdatingHttpServer> {
   const handler = createMcpHandler(() => build(), { legacy: 'reject' });
   const modern = toNodeHandler(handler);
   /** A listen stream counts for its URIs until its response closes. */
+  const listens = new Set<ServerResponse>();
   const countListen = (response: ServerResponse, body: unknown) => {
     const uris = [...new Set(listenUris(body))];
     for (const uri of uris) add(uri, 1);
-    response.once('close', () => uris.forEach((uri) => add(uri, -1)));
+    if (uris.length > 0) listens.add(response);
+    response.once('close', () => {
+      listens.delete(response);
+      uris.forEach((uri) => add(uri, -1));
+    });
   };
 
   const http = createServer((request, response) => {
@@ -124,6 +135,14 @@ export async function startUpdatingHttpServer(): Promise<UpdatingHttpServer> {
     subscribers: (uri) => counts.get(uri) ?? 0,
     get subscribed() {
       return subscribed;
+    },
+    forgetSessions: async () => {
+      const transports = [...sessions.values()];
+      sessions.clear();
+      await Promise.all(transports.map((transport) => transport.close()));
+    },
+    endListens: () => {
+      for (const response of listens) response.destroy();
     },
     close: async () => {
       await handler.close();
