@@ -6,9 +6,8 @@
  */
 import { accept, createInbox } from '@waitfor/core';
 import type { Ended, Inbox, Request as WaitforRequest } from '@waitfor/core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { PostgresServer } from '../../store/src/__fixtures__/postgresServer';
-import { startPostgres } from '../../store/src/__fixtures__/postgresServer';
+import { afterEach, describe, expect, it } from 'vitest';
+import { postgresForFile } from '../../store/src/__fixtures__/postgresServer';
 import { readEvents } from './readEvents';
 import { createRemoteInbox } from './remoteInbox';
 import type { RemoteInbox } from './remoteInbox';
@@ -17,13 +16,7 @@ import type { Host } from './__tests__/host';
 import { endingKinds } from './__tests__/endingHosts';
 import type { EndingHost } from './__tests__/endingHosts';
 
-let server: PostgresServer | undefined;
-beforeAll(async () => {
-  server = await startPostgres();
-});
-afterAll(async () => {
-  await server?.destroy();
-});
+const server = postgresForFile();
 
 let next = 0;
 const approval = (extra: Partial<WaitforRequest> = {}): WaitforRequest => ({
@@ -58,80 +51,77 @@ function endedAsItLeaves(remote: RemoteInbox, id: string): Promise<Ended | undef
 const listed = (remote: RemoteInbox, id: string) =>
   expect.poll(() => remote.getSnapshot().map((open) => open.id)).toContain(id);
 
-describe.each(endingKinds(() => server!))(
-  '$name: the page is told how a question ended',
-  (kind) => {
-    let ending: EndingHost | undefined;
-    afterEach(async () => {
-      for (const inbox of remotes.splice(0)) inbox.close();
-      await ending?.close();
-      ending = undefined;
-    });
+describe.each(endingKinds(server))('$name: the page is told how a question ended', (kind) => {
+  let ending: EndingHost | undefined;
+  afterEach(async () => {
+    for (const inbox of remotes.splice(0)) inbox.close();
+    await ending?.close();
+    ending = undefined;
+  });
 
-    it('answered on another page (another host): `answered`, by whom, when its row says', async () => {
-      ending = await kind.start();
-      const remote = page(ending.host.url);
-      const request = approval();
-      const waiting = ending.asker.waitFor(request);
-      await listed(remote, request.id);
-      expect(remote.ended(request.id)).toBeUndefined();
-      const leaves = endedAsItLeaves(remote, request.id);
-      expect(await ending.answerElsewhere(accept(request))).toBe(true);
-      await expect(waiting).resolves.toMatchObject({ ok: true });
-      const said = await leaves;
-      expect(said).toMatchObject({ reason: 'answered' });
-      expect(said?.answeredBy).toBe(ending.answeredBy);
-      const at = await ending.endedAt(request.id);
-      if (at !== undefined) expect(said?.at).toBe(at);
-      // The same object on every look, as core's inbox gives.
-      expect(remote.ended(request.id)).toBe(said);
-    });
+  it('answered on another page (another host): `answered`, by whom, when its row says', async () => {
+    ending = await kind.start();
+    const remote = page(ending.host.url);
+    const request = approval();
+    const waiting = ending.asker.waitFor(request);
+    await listed(remote, request.id);
+    expect(remote.ended(request.id)).toBeUndefined();
+    const leaves = endedAsItLeaves(remote, request.id);
+    expect(await ending.answerElsewhere(accept(request))).toBe(true);
+    await expect(waiting).resolves.toMatchObject({ ok: true });
+    const said = await leaves;
+    expect(said).toMatchObject({ reason: 'answered' });
+    expect(said?.answeredBy).toBe(ending.answeredBy);
+    const at = await ending.endedAt(request.id);
+    if (at !== undefined) expect(said?.at).toBe(at);
+    // The same object on every look, as core's inbox gives.
+    expect(remote.ended(request.id)).toBe(said);
+  });
 
-    it('expired: the question ran out of time where it was asked', async () => {
-      ending = await kind.start();
-      const remote = page(ending.host.url);
-      // The asker's own timer ends it; the test waits for that, no sleep decides it.
-      const request = approval({ expiresAt: new Date(Date.now() + 400).toISOString() });
-      const waiting = ending.asker.waitFor(request);
-      await listed(remote, request.id);
-      const leaves = endedAsItLeaves(remote, request.id);
-      await expect(waiting).resolves.toMatchObject({ ok: false, reason: 'expired' });
-      expect(await leaves).toMatchObject({ reason: 'expired' });
-      expect((await leaves)?.answeredBy).toBeUndefined();
-    });
+  it('expired: the question ran out of time where it was asked', async () => {
+    ending = await kind.start();
+    const remote = page(ending.host.url);
+    // The asker's own timer ends it; the test waits for that, no sleep decides it.
+    const request = approval({ expiresAt: new Date(Date.now() + 400).toISOString() });
+    const waiting = ending.asker.waitFor(request);
+    await listed(remote, request.id);
+    const leaves = endedAsItLeaves(remote, request.id);
+    await expect(waiting).resolves.toMatchObject({ ok: false, reason: 'expired' });
+    expect(await leaves).toMatchObject({ reason: 'expired' });
+    expect((await leaves)?.answeredBy).toBeUndefined();
+  });
 
-    it("cancelled: the asker's abort", async () => {
-      ending = await kind.start();
-      const remote = page(ending.host.url);
-      const controller = new AbortController();
-      const request = approval();
-      const waiting = ending.asker.waitFor(request, { signal: controller.signal });
-      await listed(remote, request.id);
-      const leaves = endedAsItLeaves(remote, request.id);
-      controller.abort();
-      await expect(waiting).resolves.toMatchObject({ ok: false, reason: 'cancelled' });
-      expect(await leaves).toMatchObject({ reason: 'cancelled' });
-    });
+  it("cancelled: the asker's abort", async () => {
+    ending = await kind.start();
+    const remote = page(ending.host.url);
+    const controller = new AbortController();
+    const request = approval();
+    const waiting = ending.asker.waitFor(request, { signal: controller.signal });
+    await listed(remote, request.id);
+    const leaves = endedAsItLeaves(remote, request.id);
+    controller.abort();
+    await expect(waiting).resolves.toMatchObject({ ok: false, reason: 'cancelled' });
+    expect(await leaves).toMatchObject({ reason: 'cancelled' });
+  });
 
-    it("this page's own answer, and one that lost (409): `answered`, as the server said", async () => {
-      ending = await kind.start();
-      const remote = page(ending.host.url);
-      const mine = approval();
-      const theirs = approval();
-      void ending.asker.waitFor(mine);
-      void ending.asker.waitFor(theirs);
-      await listed(remote, theirs.id);
-      expect(await remote.submit(accept(mine))).toBe(true);
-      await expect.poll(() => remote.ended(mine.id)).toMatchObject({ reason: 'answered' });
-      // Answered elsewhere; this page has not heard when its own answer goes out.
-      remote.close();
-      expect(await ending.answerElsewhere(accept(theirs))).toBe(true);
-      expect(await remote.submit(accept(theirs))).toBe(false);
-      expect(remote.ended(theirs.id)).toMatchObject({ reason: 'answered' });
-      expect(remote.ended(theirs.id)?.answeredBy).toBe(ending.answeredBy);
-    });
-  },
-);
+  it("this page's own answer, and one that lost (409): `answered`, as the server said", async () => {
+    ending = await kind.start();
+    const remote = page(ending.host.url);
+    const mine = approval();
+    const theirs = approval();
+    void ending.asker.waitFor(mine);
+    void ending.asker.waitFor(theirs);
+    await listed(remote, theirs.id);
+    expect(await remote.submit(accept(mine))).toBe(true);
+    await expect.poll(() => remote.ended(mine.id)).toMatchObject({ reason: 'answered' });
+    // Answered elsewhere; this page has not heard when its own answer goes out.
+    remote.close();
+    expect(await ending.answerElsewhere(accept(theirs))).toBe(true);
+    expect(await remote.submit(accept(theirs))).toBe(false);
+    expect(remote.ended(theirs.id)).toMatchObject({ reason: 'answered' });
+    expect(remote.ended(theirs.id)?.answeredBy).toBe(ending.answeredBy);
+  });
+});
 
 describe('the wire: `ended` beside `removed`, replayed on resume, never waited for', () => {
   let host: Host | undefined;
