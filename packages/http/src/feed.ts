@@ -1,13 +1,16 @@
-import type { Request as WaitforRequest } from '@waitfor/core';
+import type { Ended, Request as WaitforRequest } from '@waitfor/core';
 import { createRecentMemory, scheduleUnref } from '@waitfor/runtime';
 import type { AnswerableInbox } from './handler';
 import { changeEvent, snapshotEvent } from './wire';
+import type { WireEnded } from './wire';
 
-/** One change of a scope's open questions, numbered. */
+/** One change of a scope's open questions, numbered: the data of its change event. */
 interface Change {
   seq: number;
   added: readonly WaitforRequest[];
   removed: readonly string[];
+  /** How removed questions ended, by id, where the inbox said at once; absent when none did. */
+  ended?: Record<string, WireEnded>;
 }
 
 /** One connected Server-Sent Events client. */
@@ -87,10 +90,11 @@ export function createFeed(inbox: AnswerableInbox, limits: FeedLimits, drop: () 
     if (removed.length === 0 && added.length === 0) return;
     for (const id of removed) endedIds.set(id, true);
     for (const request of added) endedIds.delete(request.id);
-    const change = { seq: ++seq, added, removed };
+    const ended = endingsOf(inbox, removed, nextOpen);
+    const change: Change = { seq: ++seq, added, removed, ...(ended ? { ended } : {}) };
     log.push(change);
     if (log.length > limits.maxLoggedChanges) log.shift();
-    broadcast(encoder.encode(encodeEvent(idOf(seq), changeEvent, { added, removed })));
+    broadcast(encoder.encode(encodeEvent(idOf(seq), changeEvent, dataOf(change))));
   };
   const unsubscribe = inbox.subscribe(onChange);
 
@@ -142,12 +146,52 @@ function diff(open: Map<string, WaitforRequest>, next: readonly WaitforRequest[]
   return { nextOpen, added, removed };
 }
 
+/**
+ * How the removed questions ended, for those whose inbox says at once (core's inbox; a store's for
+ * what its notices said). A promise (a read elsewhere) is not waited for: the removal goes now,
+ * without it. An id open again in the same change (a re-asked form) is not asked.
+ */
+function endingsOf(
+  inbox: AnswerableInbox,
+  removed: readonly string[],
+  open: ReadonlyMap<string, WaitforRequest>,
+): Record<string, WireEnded> | undefined {
+  if (inbox.ended === undefined) return undefined;
+  // Without a prototype: an id is any string, `__proto__` too, and JSON writes it as a key.
+  const ended = Object.create(null) as Record<string, WireEnded>;
+  let any = false;
+  for (const id of removed) {
+    if (open.has(id)) continue;
+    const end = readEnded(inbox, id);
+    if (end === undefined) continue;
+    const by = typeof end.answeredBy === 'string' ? { answeredBy: end.answeredBy } : {};
+    ended[id] = { reason: end.reason, ...by, at: end.at };
+    any = true;
+  }
+  return any ? ended : undefined;
+}
+
+/** `inbox.ended(id)` when it answers at once; undefined for a promise (its failure ignored) or a throw. */
+function readEnded(inbox: AnswerableInbox, id: string): Ended | undefined {
+  try {
+    const end = inbox.ended!(id);
+    if (typeof (end as PromiseLike<unknown> | undefined)?.then !== 'function')
+      return end as Ended | undefined;
+    (end as PromiseLike<unknown>).then(undefined, () => {});
+    return undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A change's event data: `ended` only when some removal says how it ended. */
+const dataOf = ({ added, removed, ended }: Change) =>
+  ended === undefined ? { added, removed } : { added, removed, ended };
+
 /** The change events after `since`, as one text. */
 function replay(log: readonly Change[], since: number, idOf: (at: number) => string): string {
   return log
     .filter((change) => change.seq > since)
-    .map((change) =>
-      encodeEvent(idOf(change.seq), changeEvent, { added: change.added, removed: change.removed }),
-    )
+    .map((change) => encodeEvent(idOf(change.seq), changeEvent, dataOf(change)))
     .join('');
 }

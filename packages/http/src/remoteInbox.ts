@@ -1,6 +1,8 @@
 import { parseAnswer, parseRequest } from '@waitfor/core';
-import type { Answer, Request as WaitforRequest, Inbox, WaitFor } from '@waitfor/core';
-import { createListeners, reportUncaught, type Listeners } from '@waitfor/runtime';
+import type { Answer, Ended, Request as WaitforRequest, Inbox, WaitFor } from '@waitfor/core';
+import { createListeners, createRecentMemory, reportUncaught } from '@waitfor/runtime';
+import type { Listeners, RecentMemory } from '@waitfor/runtime';
+import { endingIn, endingOf } from './endings';
 import type { ConnectionState, EventStream, EventStreamOptions } from './eventStream';
 import { followEventStream } from './eventStream';
 import { HttpInboxError } from './httpError';
@@ -20,6 +22,8 @@ export interface RemoteInboxOptions extends Omit<EventStreamOptions, 'url'> {
    * `reportError`, or `console.error`. The other listeners and the change go on either way.
    */
   onError?: (error: HttpInboxError) => void;
+  /** The clock `ended` remembers by (default Date.now). */
+  now?: () => number;
 }
 
 /** A server's inbox seen from a browser: core's `Inbox`, plus the stream's state and answer errors. */
@@ -44,6 +48,13 @@ export interface RemoteInbox extends Inbox {
    * refused (a 409: answered elsewhere first, or ended; any other refusal is in `getAnswerError`).
    */
   submit(answer: Answer): Promise<boolean>;
+  /**
+   * How a question this page listed ended, as the server said: from the change event that removed
+   * it (its `ended`, where the server's inbox could say at once), or the 409 an answer to it got,
+   * or this page's own answer that went through (`answered`). Undefined while it is listed, and
+   * when nobody said; kept for the last 1,024 questions, at most 10 minutes (by `now`).
+   */
+  ended(id: string): Ended | undefined;
   /**
    * Why the last answer to `id` failed, for the UI to show; cleared by the next answer to it, kept
    * after the question left (the last 256 failures).
@@ -79,6 +90,9 @@ class RemoteQuestions {
   private open = new Map<string, WaitforRequest>();
   private readonly sending = new Set<string>();
   private readonly answerErrors = new Map<string, HttpInboxError>();
+  // How questions that left ended, as the server said (the one bounded memory of the packages).
+  private readonly endings: RecentMemory<Ended>;
+  private readonly now: () => number;
   private snapshot: readonly WaitforRequest[] | undefined;
   private readonly stream: EventStream;
 
@@ -91,6 +105,8 @@ class RemoteQuestions {
         new HttpInboxError('listener_failed', 'A listener of the remote inbox threw', { cause }),
       );
     this.changes = createListeners(this.report);
+    this.now = options.now ?? (() => Date.now());
+    this.endings = createRecentMemory<Ended>({}, this.now);
     this.stream = followEventStream(
       { ...options, url: `${this.base}${eventsPath}`, onListenerError: this.report },
       (event, data) => this.apply(event, data),
@@ -103,16 +119,42 @@ class RemoteQuestions {
   }
 
   private apply(event: string, data: unknown): void {
-    const record = data as { requests?: unknown; added?: unknown; removed?: unknown } | null;
+    const record = data as {
+      requests?: unknown;
+      added?: unknown;
+      removed?: unknown;
+      ended?: unknown;
+    } | null;
     if (event === snapshotEvent) {
       this.open = new Map();
-      for (const request of listOf(record?.requests)) this.open.set(request.id, request);
+      for (const request of listOf(record?.requests)) this.list(request);
     } else if (event === changeEvent) {
       const removed = Array.isArray(record?.removed) ? record.removed : [];
-      for (const id of removed) if (typeof id === 'string') this.open.delete(id);
-      for (const request of listOf(record?.added)) this.open.set(request.id, request);
+      // Remembered before the change is told: a view that closes on it reads how at once.
+      for (const id of removed) if (typeof id === 'string') this.remove(id, record?.ended);
+      for (const request of listOf(record?.added)) this.list(request);
     } else return;
     this.changed();
+  }
+
+  private list(request: WaitforRequest): void {
+    this.open.set(request.id, request);
+    this.endings.delete(request.id);
+  }
+
+  /**
+   * The server removed `id`: how it ended is taken from `ended` (its own key only) for a question
+   * this page listed or knew had ended, never for an id it never had.
+   */
+  private remove(id: string, ended: unknown): void {
+    const known = this.open.delete(id) || this.endings.get(id) !== undefined;
+    const end = known ? endingIn(ended, id, this.now()) : undefined;
+    if (end !== undefined) this.endings.set(id, end);
+  }
+
+  /** Remembers how `id` ended unless the server's change event said so first. */
+  private noteEnded(id: string, end: Ended | undefined): void {
+    if (end !== undefined && this.endings.get(id) === undefined) this.endings.set(id, end);
   }
 
   /** POSTs the answer; undefined when the server took it, else why not. */
@@ -143,13 +185,18 @@ class RemoteQuestions {
     // Confirmed: the question stays hidden until the server's change removes it for good.
     if (!error) {
       this.open.delete(id);
+      this.noteEnded(id, { reason: 'answered', at: this.now() });
       this.changed();
       return true;
     }
     // Kept after the question left too (a 409: answered elsewhere), until the next answer to it.
     this.answerErrors.set(id, error);
     // The server says it has ended: it is not open, whether or not its change has arrived yet.
-    if (error.code === 'conflict') this.open.delete(id);
+    if (error.code === 'conflict') {
+      this.open.delete(id);
+      const said = { reason: error.ended, answeredBy: error.answeredBy };
+      this.noteEnded(id, endingOf(said, this.now()));
+    }
     if (this.answerErrors.size > maxAnswerErrors)
       this.answerErrors.delete(this.answerErrors.keys().next().value!);
     this.changed();
@@ -180,6 +227,7 @@ class RemoteQuestions {
       submit: (value) => this.submit(value),
       cancel: (id) => this.answer({ id, ok: false, reason: 'cancelled' }),
       get: (id) => (this.sending.has(id) ? undefined : this.open.get(id)),
+      ended: (id) => (this.open.has(id) ? undefined : this.endings.get(id)),
       getAnswerError: (id) => this.answerErrors.get(id),
       getConnectionState: stream.getConnectionState,
       subscribeConnection: stream.subscribeConnection,

@@ -1,4 +1,5 @@
-import type { Ended, FieldErrors } from '@waitfor/core';
+import type { FieldErrors } from '@waitfor/core';
+import { endedReasons } from './endings';
 import { HttpInboxError } from './httpError';
 import type { HttpInboxErrorCode } from './httpError';
 
@@ -33,9 +34,6 @@ export async function errorOf(response: Response): Promise<HttpInboxError> {
     ...(typeof body.answeredBy === 'string' ? { answeredBy: body.answeredBy } : {}),
   });
 }
-
-// The reasons a 409 may give; any other value is not taken.
-const endedReasons: readonly Ended['reason'][] = ['answered', 'expired', 'cancelled'];
 
 /** What was thrown on the way to the server, as an HttpInboxError (`unavailable` unless it is one). */
 export function asError(error: unknown): HttpInboxError {

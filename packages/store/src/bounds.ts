@@ -18,6 +18,19 @@ export const maxAnswerBytes = 1024 * 1024;
 /** True when `value` holds U+0000, which no PostgreSQL text column can store. */
 export const hasNul = (value: string): boolean => value.includes('\u0000');
 
+/** The longest scope (and `instance`, `answeredBy`) the store accepts: a NOTIFY payload holds them. */
+export const maxScopeLength = 256;
+
+/** Refuses a name the store records (a scope, `instance`, `answeredBy`) that is empty, too long or holds U+0000. */
+export function checkName(value: string, name: string): string {
+  if (typeof value !== 'string' || value === '' || value.length > maxScopeLength || hasNul(value))
+    throw new StoreError(
+      'invalid_options',
+      `${name} is a string of 1 to ${maxScopeLength} characters without U+0000`,
+    );
+  return value;
+}
+
 /**
  * Refuses (with nothing changed) an answer the store must not keep: larger than maxAnswerBytes,
  * a reason no text column holds, or an accepted form that does not fit the question's schema by the

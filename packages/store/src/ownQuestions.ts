@@ -118,7 +118,8 @@ export class OwnQuestions {
     const seq = await asker.seq;
     if (seq === undefined) return;
     try {
-      if (await this.list.end(seq, state, null, undefined)) return asker.finish(answer);
+      if (await this.list.end(asker.request.id, seq, state, null, undefined))
+        return asker.finish(answer);
       // Someone ended it first: their outcome is the one.
       await this.deliver(asker, seq);
     } catch (error) {

@@ -4,7 +4,7 @@
 // question's expiry, else it is given back (removed, the question asked again) and false.
 import type { Answer } from '@waitfor/core';
 import { cancel, parseAnswer } from '@waitfor/core';
-import { checkAnswer } from './bounds';
+import { checkAnswer, checkName } from './bounds';
 import { Deliveries } from './deliveries';
 import type { Row } from './drivers/driver';
 import type { OwnQuestions } from './ownQuestions';
@@ -65,7 +65,7 @@ export class ScopeAnswers {
     const due = this.dueAt(Math.min(entry.expiry, this.host.now() + this.host.taskAnswerWaitMs));
     let ended: EndedRow | undefined;
     try {
-      ended = await this.list.end(entry.seq, 'answered', answer, answeredBy);
+      ended = await this.list.end(entry.request.id, entry.seq, 'answered', answer, answeredBy);
     } finally {
       if (!ended || ended.held) delivery.cancel();
       if (!ended?.task) due.stop();
@@ -134,9 +134,13 @@ export class ScopeAnswers {
     const answer = parseAnswer(value);
     if (this.list.closed) throw this.list.closed;
     checkAnswer(undefined, value);
+    // Bounded as the inbox's own option is: it is kept in the row and named in its end notice.
+    const answeredBy =
+      submitOptions.answeredBy === undefined
+        ? this.options.answeredBy
+        : checkName(submitOptions.answeredBy, 'answeredBy');
     const entry = await this.list.find(answer.id);
     if (!entry) return false;
-    const answeredBy = submitOptions.answeredBy ?? this.options.answeredBy;
     // Won: true once the asker has read it (a notice lost to a dropped connection is found by the
     // reload after it).
     const delivered = await this.submitTo(entry, value, answeredBy, submitOptions.signal);
@@ -174,7 +178,7 @@ export class ScopeAnswers {
     }
     this.sending.add(id);
     this.list
-      .end(entry.seq, 'cancelled', null, this.options.answeredBy)
+      .end(id, entry.seq, 'cancelled', null, this.options.answeredBy)
       .catch((error: unknown) => this.host.report(storeErrorOf(error)))
       .finally(() => this.sending.delete(id));
     return true;

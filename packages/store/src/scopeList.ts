@@ -24,6 +24,12 @@ export interface EndedRow {
   task: boolean;
 }
 
+/** A question that left this list: its row, and how it ended where the store said so then. */
+interface Left {
+  seq: string;
+  end: Ended | undefined;
+}
+
 const bySeq = (a: Open, b: Open): number =>
   a.seq.length - b.seq.length || (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0);
 
@@ -53,17 +59,30 @@ export function endedOf(row: Row): Ended | undefined {
         ? 'cancelled'
         : undefined;
   if (reason === undefined) return undefined;
-  const at = new Date(row.ended_at as string | Date).getTime();
+  const at = new Date(row.ended_at as string | number | Date).getTime();
   const by =
     reason === 'answered' && typeof row.answered_by === 'string' ? row.answered_by : undefined;
   return { reason, ...(by === undefined ? {} : { answeredBy: by }), at };
 }
 
+/**
+ * How an `end` notice says its row ended (`t`, `b`, `a`: state, answered_by, ended_at in epoch
+ * ms); undefined when it does not say all of it — an older store's notice, or one whose payload
+ * would have been too long for NOTIFY with them — so the row is read instead.
+ */
+export function endOfNotice(notice: Record<string, unknown>): Ended | undefined {
+  const { t: state, b: answeredBy, a: at } = notice;
+  if (typeof state !== 'string' || typeof at !== 'number' || !Number.isFinite(at)) return undefined;
+  if (answeredBy !== null && typeof answeredBy !== 'string') return undefined;
+  return endedOf({ state, answered_by: answeredBy, ended_at: at });
+}
+
 /** The open questions of one scope as this host lists them, and the one queue its work runs on. */
 export class ScopeList {
   private readonly open = new Map<string, Open>();
-  // The rows of the questions that left this list lately, by id: how one ended is read from its row.
-  private readonly left = createRecentMemory<string>({}, () => this.host.now());
+  // The questions that left this list lately, by id: how one ended, as the store said when it left
+  // (an end notice, this host's own write, a reload), else read from its row when asked.
+  private readonly left = createRecentMemory<Left>({}, () => this.host.now());
   private readonly listeners = createListeners((cause) =>
     this.host.reportListener(
       new StoreError('listener_failed', `A listener of the inbox of ${this.scope} threw`, {
@@ -124,22 +143,36 @@ export class ScopeList {
     return this.host.driver.query(text, params);
   }
 
-  /** Drops `id`'s entry from the list, remembering its row; true when it was listed. */
-  private drop(entry: Open): boolean {
+  /** Drops `id`'s entry from the list, remembering its row and how it ended; true when it was listed. */
+  private drop(entry: Open, end?: Ended): boolean {
     if (!this.open.delete(entry.request.id)) return false;
-    this.left.set(entry.request.id, entry.seq);
+    this.left.set(entry.request.id, { seq: entry.seq, end });
     return true;
   }
 
   /**
-   * How `id` ended, from its row (one read by primary key): a question listed here now or lately;
-   * undefined while its row is open (a task's answer given back) and for one this list never had.
+   * How `id` ended: at once when the store said so as it left this list (the same object until
+   * the row changes again), else from its row (one read by primary key) — a question listed here
+   * now or lately; undefined while its row is open (a task's answer given back) and for one this
+   * list never had.
    */
-  async endOf(id: string): Promise<Ended | undefined> {
-    const seq = this.open.get(id)?.seq ?? this.left.get(id);
-    if (seq === undefined) return undefined;
-    const [row] = await this.query(this.host.sql.questionEnd, [this.scope, seq]);
-    return row && endedOf(row);
+  endOf(id: string): Ended | Promise<Ended | undefined> {
+    const left = this.open.has(id) ? undefined : this.left.get(id);
+    if (left?.end !== undefined) return left.end;
+    const seq = this.open.get(id)?.seq ?? left?.seq;
+    if (seq === undefined) return Promise.resolve(undefined);
+    return this.endsOf([seq]).then((ends) => ends.get(seq));
+  }
+
+  /** How the rows `seqs` ended, by seq (one read by primary key); an open row is left out. */
+  private async endsOf(seqs: readonly string[]): Promise<Map<string, Ended>> {
+    const rows = await this.query(this.host.sql.questionEnds, [this.scope, seqs]);
+    const ends = new Map<string, Ended>();
+    for (const row of rows) {
+      const end = endedOf(row);
+      if (end) ends.set(String(row.seq), end);
+    }
+    return ends;
   }
 
   /** The entry listed here for `id`. */
@@ -166,6 +199,8 @@ export class ScopeList {
 
   /** The `open` notice of row `seq`: lists it, read from the store, unless listed or full. */
   async opened(id: string, seq: string): Promise<void> {
+    // Open again (a task's answer given back): how it ended before no longer holds.
+    if (this.left.get(id)?.seq === seq) this.left.set(id, { seq, end: undefined });
     if (this.open.get(id)?.seq === seq || this.open.size >= this.host.maxOpen) return;
     const [row] = await this.query(this.host.sql.openQuestionBySeq, [this.scope, seq]);
     const entry = row && openOf(row);
@@ -175,13 +210,22 @@ export class ScopeList {
     }
   }
 
-  /** The `end` notice of row `seq`: it leaves the list. */
-  ended(id: string, seq: string): void {
+  /**
+   * Row `seq` ended (its `end` notice, or this host's own write): it leaves the list, and `end`
+   * (how, where the store said) is kept for `endOf`. A row that left already and ended again (an
+   * answer closed before its asker read it) keeps the newer word, or none when none was said.
+   */
+  ended(id: string, seq: string, end: Ended | undefined): void {
     const entry = this.open.get(id);
-    if (entry?.seq === seq && this.drop(entry)) this.changed();
+    if (entry?.seq === seq) {
+      if (this.drop(entry, end)) this.changed();
+    } else if (this.left.get(id)?.seq === seq) this.left.set(id, { seq, end });
   }
 
-  /** Reads the open questions from the store again; not queued (the caller queues it). */
+  /**
+   * Reads the open questions from the store again; not queued (the caller queues it). The rows of
+   * those that left are read in one more statement first, so how each ended is known as it leaves.
+   */
   async reload(): Promise<void> {
     const rows = await this.query(this.host.sql.openQuestions, [this.scope, this.host.maxOpen]);
     const next = new Map<string, Open>();
@@ -192,12 +236,15 @@ export class ScopeList {
       const known = this.open.get(entry.request.id);
       next.set(entry.request.id, known?.seq === entry.seq ? known : entry);
     }
+    const stays = (entry: Open): boolean => next.get(entry.request.id)?.seq === entry.seq;
+    const leaving = [...this.open.values()].filter((entry) => !stays(entry));
+    const ends = leaving.length === 0 ? new Map() : await this.endsOf(leaving.map((e) => e.seq));
     const same =
       next.size === this.open.size && [...next].every(([id, e]) => this.open.get(id) === e);
     if (!same) {
       for (const entry of [...this.open.values()]) {
-        if (next.get(entry.request.id)?.seq === entry.seq) this.open.delete(entry.request.id);
-        else this.drop(entry);
+        if (stays(entry)) this.open.delete(entry.request.id);
+        else this.drop(entry, ends.get(entry.seq));
       }
       for (const [id, entry] of next) this.open.set(id, entry);
       this.changed();
@@ -222,8 +269,12 @@ export class ScopeList {
     });
   }
 
-  /** Ends an open question as `state`; the row and whether a modern durable call holds it, when this call ended it. */
+  /**
+   * Ends the open question `id` (row `seq`) as `state`; the row and whether a modern durable call
+   * holds it, when this call ended it — it then leaves this list at once, saying how it ended.
+   */
   async end(
+    id: string,
     seq: string,
     state: 'answered' | 'cancelled' | 'expired',
     answer: Answer | null,
@@ -240,7 +291,10 @@ export class ScopeList {
       this.host.keepAnswerData,
       new Date(this.host.now()).toISOString(),
     ]);
-    return row && { seq: String(row.seq), held: row.held === true, task: row.task === true };
+    if (!row) return undefined;
+    const end = endedOf(row);
+    this.background(this.enqueue(async () => this.ended(id, seq, end)));
+    return { seq: String(row.seq), held: row.held === true, task: row.task === true };
   }
 
   /** Closes the list: its queries are refused with `cause`, and no expiry timer runs any more. */

@@ -35,10 +35,30 @@ export function transition({ table, alias, from, set, where, returning }: Transi
     RETURNING ${returning}`;
 }
 
-// An `end` names the state the row ended in: an answerer waiting for delivery only looks again
-// when its row was closed.
-const notice = (names: Names, event: 'open' | 'end' | 'delivered') =>
-  `pg_notify('${names.channel}', json_build_object('s', scope, 'i', id, 'q', seq::text, 'e', '${event}'${event === 'end' ? ", 't', state" : ''})::text)`;
+/** The largest NOTIFY payload PostgreSQL sends, in bytes: a longer one fails its statement. */
+const maxNoticeBytes = 7999;
+
+/** The columns an `end` notice reads from the rows a statement ended (its RETURNING). */
+export const endedColumns =
+  'question.seq, question.scope, question.id, question.state, question.answered_by, question.ended_at';
+
+/**
+ * A question's notice. An `end` names the state the row ended in (an answerer waiting for delivery
+ * only looks again when its row was closed), who answered it (`b`) and when (`a`, epoch ms), so
+ * every inbox that listed it knows how it ended without reading the row — unless that payload
+ * would pass NOTIFY's 8,000 bytes (a long scope, id and `answered_by` whose characters JSON
+ * escapes to six bytes each), when it leaves `b` and `a` out and an inbox reads the row instead.
+ */
+export const notice = (names: Names, event: 'open' | 'end' | 'delivered'): string => {
+  const fields = `'s', scope, 'i', id, 'q', seq::text, 'e', '${event}'`;
+  const payload = (extra: string) => `json_build_object(${fields}${extra})::text`;
+  if (event !== 'end') return `pg_notify('${names.channel}', ${payload('')})`;
+  const full = payload(
+    ", 't', state, 'b', answered_by, 'a', floor(extract(epoch FROM ended_at) * 1000)::bigint",
+  );
+  return `pg_notify('${names.channel}', CASE WHEN octet_length(${full}) <= ${maxNoticeBytes}
+    THEN ${full} ELSE ${payload(", 't', state")} END)`;
+};
 
 /**
  * Announces the rows of the CTE `ended` and returns `{ended, notices}`: each row's `end` while
@@ -118,10 +138,11 @@ SELECT seq::text AS seq, ${notice(names, 'open')} FROM asked`,
     where: `question.scope = $1 AND question.seq = $2::bigint
       AND ($3::text <> 'answered' OR ((question.expires_at IS NULL OR question.expires_at > $8::timestamptz)
         AND ${askerAlive(names, 'question')}))`,
-    returning: 'question.seq, question.scope, question.id, question.state, question.call_id',
+    returning: `${endedColumns}, question.call_id`,
   })})
 SELECT seq::text AS seq, call_id IS NOT NULL AND NOT ${ofTask(names, 'ended')} AS held,
-  ${ofTask(names, 'ended')} AS task, ${notice(names, 'end')} FROM ended`,
+  ${ofTask(names, 'ended')} AS task, state, answered_by, ended_at, ${notice(names, 'end')}
+FROM ended`,
 
     /**
      * answered → open, for a task's answer ($2 of scope $1) that is not sent and that no poller
@@ -145,7 +166,7 @@ SELECT seq::text AS seq, call_id IS NOT NULL AND NOT ${ofTask(names, 'ended')} A
       request = CASE WHEN $3::boolean OR ${reaskable(q)} THEN question.request END`,
     where: `question.scope = $1 AND question.seq = $2::bigint AND question.delivered_at IS NULL
       AND question.sending_by IS NULL AND ${ofTask(names, 'question')}`,
-    returning: 'question.seq, question.scope, question.id, question.state',
+    returning: endedColumns,
   })})
 SELECT seq::text AS seq, state, CASE WHEN state = 'open' THEN ${notice(names, 'open')}
   ELSE ${notice(names, 'end')} END FROM given`,
@@ -163,7 +184,7 @@ ended AS (
     set: `state = 'expired', outcome = 'expired', ended_at = now(),
       request = CASE WHEN $3::boolean THEN question.request END`,
     where: 'question.seq IN (SELECT seq FROM due) AND question.expires_at <= $1::timestamptz',
-    returning: 'question.seq, question.scope, question.id, question.state',
+    returning: endedColumns,
   })}),
 ${announceEnded(names)}`,
 
@@ -186,7 +207,7 @@ ended AS (
     set: closed('$1'),
     where: `question.seq IN (SELECT seq FROM gone) AND question.call_id IS NULL
       AND question.delivered_at IS NULL AND NOT ${askerAlive(names, 'question', '$2')}`,
-    returning: 'question.seq, question.scope, question.id, question.state',
+    returning: endedColumns,
   })}),
 ${announceEnded(names)}`,
 
@@ -204,7 +225,7 @@ ${announceEnded(names)}`,
       SELECT seq FROM ${q} WHERE asked_by = $1 AND call_id IS NULL AND delivered_at IS NULL
         AND state IN ('open', 'answered') LIMIT ${batchSize})
       AND question.asked_by = $1 AND question.call_id IS NULL AND question.delivered_at IS NULL`,
-    returning: 'question.seq, question.scope, question.id, question.state',
+    returning: endedColumns,
   })}),
 ${announceEnded(names)}`,
 
@@ -251,8 +272,9 @@ SELECT state, answer, ${notice(names, 'delivered')} FROM delivered`,
   WHERE question.scope = $1 AND question.id = $2 AND question.state = 'open'
     AND ${askerAlive(names, 'question')}`,
 
-    /** How the row $2 (of scope $1) stands or ended: one read by its primary key. */
-    questionEnd: `SELECT state, answered_by, ended_at FROM ${q} WHERE scope = $1 AND seq = $2::bigint`,
+    /** How the rows $2 (of scope $1) stand or ended: one read by primary key. */
+    questionEnds: `SELECT seq::text AS seq, state, answered_by, ended_at FROM ${q}
+  WHERE scope = $1 AND seq = ANY($2::bigint[])`,
 
     /** Where the rows $2 (of scope $1) stand: for waits and answers whose notice may be lost. */
     statesAmong: `SELECT seq::text AS seq, state, delivered_at IS NOT NULL AS delivered

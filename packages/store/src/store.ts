@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isRecord, reportUncaught } from '@waitfor/runtime';
-import { hasNul } from './bounds';
+import { checkName } from './bounds';
 import type { CallsHandle, DurableCalls, DurableCallsOptions } from './calls/durableCalls';
 import { createDurableCalls } from './calls/durableCalls';
 import { callStatements } from './calls/callSql';
@@ -9,6 +9,7 @@ import { pgliteDriver } from './drivers/pglite';
 import { HostLease } from './hostLease';
 import { applyMigrations } from './migrations';
 import { namesOf } from './names';
+import { endOfNotice } from './scopeList';
 import { questionStatements } from './sql';
 import type { QuestionStatements } from './sql';
 import { StoreError, storeErrorOf } from './storeError';
@@ -86,8 +87,7 @@ export interface Store {
   close(): Promise<void>;
 }
 
-/** The longest scope the store accepts: a NOTIFY payload holds a scope and an id. */
-export const maxScopeLength = 256;
+export { maxScopeLength } from './bounds';
 
 const day = 24 * 60 * 60 * 1000;
 
@@ -103,15 +103,6 @@ function finite(value: number | undefined, fallback: number, name: string): numb
   const checked = positive(value, fallback, name);
   if (checked === Infinity) throw new StoreError('invalid_options', `${name} must be finite`);
   return checked;
-}
-
-function checkName(value: string, name: string): string {
-  if (typeof value !== 'string' || value === '' || value.length > maxScopeLength || hasNul(value))
-    throw new StoreError(
-      'invalid_options',
-      `${name} is a string of 1 to ${maxScopeLength} characters without U+0000`,
-    );
-  return value;
 }
 
 /** Where a NOTIFY payload of the store goes: a call's, a question's, or a whole scope's. */
@@ -146,7 +137,8 @@ function route(
     // Not ours or unreadable: reloading is always correct, only slower.
     return reloadAll();
   const ended = typeof state === 'string' ? state : undefined;
-  for (const inbox of inboxes) if (inbox.scope === scope) inbox.notice(event, id, seq, ended);
+  const end = event === 'end' && isRecord(notice) ? endOfNotice(notice) : undefined;
+  for (const inbox of inboxes) if (inbox.scope === scope) inbox.notice(event, id, seq, ended, end);
 }
 
 /** The options of createStore, checked, with their defaults. */

@@ -40,14 +40,15 @@ export interface StoreInbox extends Inbox {
    */
   answer(answer: Answer): boolean;
   /**
-   * How the question `id` ended, read from its row (one read by primary key): `answered` (with the
-   * `answeredBy` the answer was given under), `expired`, or `cancelled` (aborted, cancelled, or
-   * closed: its asker gone, its task's key withdrawn or its task ended). Known for the questions
-   * this inbox listed, the last 1,024 that left it within 10 minutes; undefined while the row is
-   * open (a task's answer given back) and for any other id. Rejects with `unavailable` when the
-   * store cannot be reached.
+   * How the question `id` ended: `answered` (with the `answeredBy` the answer was given under),
+   * `expired`, or `cancelled` (aborted, cancelled, or closed: its asker gone, its task's key
+   * withdrawn or its task ended). At once (not a promise) when the store said so as the question
+   * left this inbox's list — its end notice, this host's own answer, a reload — else read from its
+   * row (one read by primary key). Known for the questions this inbox listed, the last 1,024 that
+   * left it within 10 minutes; undefined while the row is open (a task's answer given back) and
+   * for any other id. A read rejects with `unavailable` when the store cannot be reached.
    */
-  ended(id: string): Promise<Ended | undefined>;
+  ended(id: string): Ended | Promise<Ended | undefined>;
   /** Reloads the open questions from the store (the fallback poll does this on its own). */
   refresh(): Promise<void>;
   /**
@@ -87,8 +88,11 @@ export type QuestionEvent = 'open' | 'end' | 'delivered';
 /** What the store calls on an inbox. */
 export interface InboxHandle {
   readonly scope: string;
-  /** `state` is the state an `end` left the row in (older stores do not say). */
-  notice(event: QuestionEvent, id: string, seq: string, state?: string): void;
+  /**
+   * `state` is the state an `end` left the row in, `end` how it ended (older stores do not say;
+   * a notice too long for NOTIFY with it says only `state`).
+   */
+  notice(event: QuestionEvent, id: string, seq: string, state?: string, end?: Ended): void;
   refresh(): Promise<void>;
   /** Ends this inbox: its waits resolve cancelled and their rows end cancelled (best effort). */
   close(cause: StoreError): Promise<void>;
@@ -120,13 +124,13 @@ class ScopeQuestions implements InboxHandle {
     this.answers = new ScopeAnswers(host, this.list, this.own, options);
   }
 
-  notice(event: QuestionEvent, id: string, seq: string, state?: string): void {
+  notice(event: QuestionEvent, id: string, seq: string, state?: string, end?: Ended): void {
     this.list.background(
       this.list.enqueue(async () => {
         const { deliveries } = this.answers;
         if (event === 'delivered') return deliveries.settle(seq, true);
         if (event === 'end') {
-          this.list.ended(id, seq);
+          this.list.ended(id, seq, end);
           // An answer given here whose row ended again: closed before its asker read it.
           if (deliveries.has(seq) && (state === undefined || state === 'closed'))
             await this.answers.checkDeliveries([seq]);

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { afterAll, beforeAll } from 'vitest';
 
 const run = promisify(execFile);
 
@@ -102,5 +103,23 @@ export async function startPostgres(): Promise<PostgresServer> {
       await stop();
       rmSync(root, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * Starts a PostgreSQL server before the file's tests and destroys it after them (vitest's
+ * beforeAll / afterAll); returns the function that gives the running server.
+ */
+export function postgresForFile(): () => PostgresServer {
+  let server: PostgresServer | undefined;
+  beforeAll(async () => {
+    server = await startPostgres();
+  });
+  afterAll(async () => {
+    await server?.destroy();
+  });
+  return () => {
+    if (!server) throw new Error('The PostgreSQL server is not started yet');
+    return server;
   };
 }

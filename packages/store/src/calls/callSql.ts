@@ -1,7 +1,7 @@
 // The statements of durable calls, parameters only (see sql.ts for the questions and the rule every
 // state change keeps: one statement, conditional on the state it leaves).
 import type { Names } from '../names';
-import { transition } from '../sql';
+import { endedColumns, notice, transition } from '../sql';
 
 const ms = (parameter: string) => `${parameter}::double precision * interval '1 millisecond'`;
 
@@ -171,8 +171,7 @@ SELECT call_id, ${notifyCall('ready')} FROM inserted`,
   WHERE question.call_id = $1 AND question.delivered_at IS NULL AND question.state <> 'closed'
     AND question.seq IN (SELECT value::bigint FROM json_array_elements_text($2::json))
   RETURNING question.seq, question.scope, question.id)
-SELECT seq::text AS seq, pg_notify('${names.channel}', json_build_object('s', scope, 'i', id,
-  'q', seq::text, 'e', 'delivered')::text) FROM sent`,
+SELECT seq::text AS seq, ${notice(names, 'delivered')} FROM sent`,
 
     /**
      * Replaces the saved suspension of a polled task ($4) with the one the bridge returned, for
@@ -213,10 +212,9 @@ SELECT seq::text AS seq, pg_notify('${names.channel}', json_build_object('s', sc
       OR question.id NOT IN (SELECT value FROM json_array_elements_text($2::json)))
       AND (question.state = 'open' OR (question.delivered_at IS NULL AND EXISTS (
         SELECT 1 FROM ${calls} AS task WHERE task.call_id = question.call_id AND task.kind = 'task')))`,
-    returning: 'question.seq, question.scope, question.id, question.state',
+    returning: endedColumns,
   })})
-SELECT seq::text AS seq, pg_notify('${names.channel}', json_build_object('s', scope, 'i', id,
-  'q', seq::text, 'e', 'end', 't', state)::text) FROM ended`,
+SELECT seq::text AS seq, ${notice(names, 'end')} FROM ended`,
 
     /** Where a call stands, for the host awaiting its result. */
     callState: `SELECT state, result, error FROM ${calls} WHERE call_id = $1`,
