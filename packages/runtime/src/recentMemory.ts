@@ -8,8 +8,9 @@ export interface RecentLimits {
 
 /**
  * A bounded memory of what happened lately, by key: the one bounded memory of the packages (core's
- * inbox remembers the questions that ended, the http feed the ids that left it, the store the rows
- * its questions were). Whichever bound comes first drops an entry; nothing is kept forever.
+ * inbox remembers the questions that ended, the http feed the ids that left it, the http remote
+ * inbox how its questions ended, the store how its questions ended or their rows). Whichever bound
+ * comes first drops an entry; nothing is kept forever.
  */
 export interface RecentMemory<Value> {
   /** The value kept for `key`, or undefined when none was kept or it is older than `maxAgeMs`. */
