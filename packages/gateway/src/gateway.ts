@@ -55,7 +55,7 @@ import { logToCalls, requestedLevel } from './logging';
 import type { Gateway, GatewayOptions } from './options';
 import { registerPassThrough, relayedNotifications } from './passThrough';
 import { callUpstream, forwardNotifications, nameOf } from './upstreamCall';
-import { UpstreamSessions } from './upstreamSessions';
+import { isUnknownSession, UpstreamSessions } from './upstreamSessions';
 import { withUrlConsent } from './urlRequired';
 
 type HandlerContext = { signal?: AbortSignalLike | undefined; origin: RequestOrigin };
@@ -257,32 +257,25 @@ class GatewayImpl implements Gateway, HostSide {
     call.arguments = params['arguments'];
     call.logLevel = logLevel;
     // A call of a host without a session runs on a session of its own: the spare, when ready.
-    const owner = host ?? this.sessions.forCall();
+    const lent = host === undefined ? this.sessions.forCall() : { owner: host, spare: false };
+    let owner = lent.owner;
     this.calls.add(call);
-    owner.calls.add(call);
-    const completion = {
-      call,
-      completions: owner.completions,
-      clock: this.clock,
-      completionMs: this.options.completionMs ?? 60_000,
-    };
     call.run(async (signal, onprogress) => {
+      const run = () => this.runOn(owner, call, params, { signal, onprogress });
       try {
-        const upstream = await this.sessions.of(owner);
-        return await withUrlConsent(
-          () =>
-            callUpstream(
-              call,
-              params,
-              upstream,
-              { signal, onprogress, timeout: this.options.callTimeoutMs ?? 600_000 },
-              this.rawParams,
-            ),
-          completion,
-        );
+        try {
+          return await run();
+        } catch (error) {
+          // A spare the server forgot while it waited (a restart): the call was answered 404 and
+          // never ran there, so it runs once more, on a session of its own.
+          if (!lent.spare || !isUnknownSession(error)) throw error;
+          this.log(`a call's spare upstream session was unknown to the server: opened a new one`);
+          this.sessions.release(owner);
+          owner = new HostUpstream();
+          return await run();
+        }
       } finally {
         this.calls.delete(call);
-        owner.calls.delete(call);
         // Once per call, not per question: a server flooding questions cannot flood the log.
         const refused = call.refusals();
         if (refused !== undefined) this.log(refused);
@@ -291,6 +284,38 @@ class GatewayImpl implements Gateway, HostSide {
       }
     });
     return call;
+  }
+
+  /** Run `call` upstream on `owner`'s session; `owner` routes its pushes while it runs. */
+  async runOn(
+    owner: HostUpstream,
+    call: GatewayCall,
+    params: Record<string, unknown>,
+    options: { signal: AbortSignal; onprogress: Parameters<typeof callUpstream>[3]['onprogress'] },
+  ): Promise<unknown> {
+    owner.calls.add(call);
+    const completion = {
+      call,
+      completions: owner.completions,
+      clock: this.clock,
+      completionMs: this.options.completionMs ?? 60_000,
+    };
+    try {
+      const upstream = await this.sessions.of(owner);
+      return await withUrlConsent(
+        () =>
+          callUpstream(
+            call,
+            params,
+            upstream,
+            { ...options, timeout: this.options.callTimeoutMs ?? 600_000 },
+            this.rawParams,
+          ),
+        completion,
+      );
+    } finally {
+      owner.calls.delete(call);
+    }
   }
 
   /** The handler of a relayed tools/call, prompts/get or resources/read. */

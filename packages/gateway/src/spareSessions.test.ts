@@ -15,7 +15,7 @@ import { startLegacyHttpServer } from './__fixtures__/legacyServer';
 import { manualClock } from './__fixtures__/manualClock';
 import { createGateway, serveHttp, type Gateway, type GatewayOptions } from './index';
 import { SPARE_IDLE_MS, SpareSession } from './spareSession';
-import { CLOSE_BOUND_MS } from './upstreamSessions';
+import { CLOSE_BOUND_MS, isUnknownSession } from './upstreamSessions';
 
 const legacyStdio = fileURLToPath(new URL('./__fixtures__/legacyServerStdio.ts', import.meta.url));
 
@@ -103,6 +103,21 @@ const sessionsOfCalls = (
 ) => upstream.toolCalls.slice(from).map((call) => call.sessionId);
 
 describe('the spare upstream session of 2026-07-28 hosts over HTTP (2025 upstream)', () => {
+  test("a spare the server forgot (it restarted) is not the next call's end: that call runs on a fresh session", async () => {
+    const { upstream, gateway, endpoint } = await overHttp();
+    const host = await hostOn(endpoint.url);
+    await warmUp(host, gateway);
+    const stale = await readySpare(gateway);
+    upstream.forgetSessions();
+    const from = upstream.toolCalls.length;
+    expect(textOf(await host.callTool('ask_for', { who: 'B' }))).toBe('B:yes');
+    // Tried on the forgotten session (answered 404, so never run), then on a session of its own.
+    const sessions = sessionsOfCalls(upstream, from);
+    expect(sessions[0]).toBe(stale);
+    expect(sessions).toHaveLength(2);
+    expect(upstream.sessionIds).toContain(sessions[1]);
+  });
+
   test('a call takes the spare, a fresh one replaces it, and its own session closes after', async () => {
     const { upstream, gateway, endpoint } = await overHttp();
     const host = await hostOn(endpoint.url);
@@ -291,4 +306,27 @@ describe('a spare whose upstream died (stdio)', () => {
     expect(textOf(await host.callTool('ask_for', { who: 'B' }))).toBe('B:yes');
     expect(spareOf(gateway).connection).not.toBe(dead);
   }, 120_000);
+});
+
+describe('isUnknownSession: what makes a call run once more on a session of its own', () => {
+  const sdkError = (status: number) =>
+    Object.assign(new Error(`Error POSTing to endpoint: ${status}`), { data: { status } });
+  test('an HTTP 404 of the SDK transport, on the error or down its cause chain', () => {
+    expect(isUnknownSession(sdkError(404))).toBe(true);
+    expect(isUnknownSession(new Error('upstream call failed', { cause: sdkError(404) }))).toBe(
+      true,
+    );
+    expect(isUnknownSession({ status: 404 })).toBe(true);
+  });
+  test('anything else is not: another status, no status, a chain deeper than 8, a cycle', () => {
+    expect(isUnknownSession(sdkError(500))).toBe(false);
+    expect(isUnknownSession(new Error('fetch failed'))).toBe(false);
+    expect(isUnknownSession(undefined)).toBe(false);
+    let deep: unknown = sdkError(404);
+    for (let i = 0; i < 8; i++) deep = new Error('wrapped', { cause: deep });
+    expect(isUnknownSession(deep)).toBe(false);
+    const cycle: { cause?: unknown } = {};
+    cycle.cause = cycle;
+    expect(isUnknownSession(cycle)).toBe(false);
+  });
 });

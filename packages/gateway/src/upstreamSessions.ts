@@ -17,6 +17,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { Connection, ConnectOptions } from '@waitfor/mcp-bridge';
 import { connect, type StdioTarget } from '@waitfor/mcp-bridge/node';
+import { isRecord } from '@waitfor/runtime';
 import { AnswersOwed, type WatchedTransport } from './answersOwed';
 import type { Clock } from './holds';
 import { HostUpstream } from './hostUpstream';
@@ -34,6 +35,21 @@ const transportOf = (connection: Connection) =>
 export type SessionWiring = Pick<ConnectOptions, 'waitFor' | 'sampling' | 'roots' | 'extensions'>;
 
 /** The first connection and the upstream sessions opened for hosts. */
+/**
+ * Whether `error` says the server did not know the session its request named (it restarted, or
+ * forgot it): an HTTP 404, which the SDK's transport error keeps in its `data`, anywhere on the
+ * error's `cause` chain (at most 8 deep). Such a request never ran on the server.
+ */
+export function isUnknownSession(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && isRecord(current); depth++) {
+    const data = current['data'];
+    if (current['status'] === 404 || (isRecord(data) && data['status'] === 404)) return true;
+    current = current['cause'];
+  }
+  return false;
+}
+
 export class UpstreamSessions {
   /** The hosts with an upstream session of their own open (besides the first connection). */
   readonly opened = new Set<HostUpstream>();
@@ -87,15 +103,15 @@ export class UpstreamSessions {
   }
 
   /**
-   * The owner of one call of a host without a session: the spare when one is ready, else a new
-   * owner whose session the call opens. `release` it when the call ends.
+   * The owner of one call of a host without a session: the spare when one is ready (`spare`), else
+   * a new owner whose session the call opens. `release` it when the call ends.
    */
-  forCall(): HostUpstream {
-    if (this.connection.era === 'modern') return new HostUpstream();
+  forCall(): { owner: HostUpstream; spare: boolean } {
+    if (this.connection.era === 'modern') return { owner: new HostUpstream(), spare: false };
     const spare = this.spare.take();
-    if (spare === undefined) return new HostUpstream();
+    if (spare === undefined) return { owner: new HostUpstream(), spare: false };
     this.opened.add(spare);
-    return spare;
+    return { owner: spare, spare: true };
   }
 
   /**

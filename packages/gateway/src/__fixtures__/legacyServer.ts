@@ -182,6 +182,8 @@ export interface LegacyHttpServer {
   readonly sessionIds: readonly string[];
   /** Whether the session `id` is open right now. */
   isOpen(id: string): boolean;
+  /** Forget every session, as a restarted server would: each id is answered 404 from now on. */
+  forgetSessions(): void;
   /** Every tools/call POSTed, with the session it came on. */
   readonly toolCalls: ReadonlyArray<{ sessionId: string | undefined; name: unknown }>;
   /** What a DELETE gets: the session ended (default), no answer ever, or a 500 (session kept). */
@@ -252,6 +254,7 @@ export async function startLegacyHttpServer(): Promise<LegacyHttpServer> {
     },
     sessionIds,
     isOpen: (id: string) => transports.has(id),
+    forgetSessions: () => transports.clear(),
     toolCalls,
     get deletes() {
       return deletes;
