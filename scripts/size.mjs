@@ -102,12 +102,13 @@ export const entries = [
   },
   // 1,083 B.
   { from: '@waitfor/langgraph', names: ['mcpToolNode'], budget: 1.2 * kib },
-  // 119.4 KB: a Node server (stdio, HTTP); the MCP server and client SDKs it depends on are counted.
+  // 119.4 KB: a Node server (stdio, HTTP); the MCP server and client SDKs it depends on are counted
+  // (117.4 KB with serveStdio, the gateway's own stdio entry, since the README's quick start uses it).
   // PGlite, which the page for hosts that cannot ask keeps its questions in, is left out as for
   // the store (a WebAssembly build loaded on demand).
   {
     from: '@waitfor/gateway',
-    names: ['createGateway', 'serveHttp'],
+    names: ['createGateway', 'serveHttp', 'serveStdio'],
     external: ['node:*', '@electric-sql/pglite'],
     budget: 135 * kib,
   },
