@@ -186,6 +186,7 @@ it('builds every statement that sets a state with transition(): the state it lea
       'claimCall',
       'closeOrphans',
       'closePreviousLife',
+      'completeResumed',
       'endQuestion',
       'expireDue',
       'finishCall',
