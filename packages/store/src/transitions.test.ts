@@ -321,6 +321,69 @@ describe('claiming a call', () => {
     }
   });
 
+  it("returns a modern call's ended questions with the claim; its completion marks them delivered, fenced by the claim", async () => {
+    const { look, close } = await sessions();
+    try {
+      await look.query(calls.insertCall, ['c1', 'scope', 'server', '{}', 1, 'maker', true]);
+      const { rows: asked } = await look.query(sql.insertQuestion, [
+        'scope',
+        'q',
+        'input',
+        JSON.stringify({ id: 'q', kind: 'input', prompt: 'Region?' }),
+        null,
+        null,
+        'maker',
+        'c1',
+      ]);
+      const seq = String(asked[0].seq);
+      // The answer ends the call's last question: the trigger makes the call ready.
+      await look.query(sql.endQuestion, [
+        'scope',
+        seq,
+        'answered',
+        answer,
+        'accepted',
+        'ann',
+        false,
+        at(0),
+      ]);
+      const [claimed] = (await look.query(calls.claimCall, ['host-a', 30_000])).rows;
+      expect(claimed.answers).toEqual([{ id: 'q', state: 'answered', answer: JSON.parse(answer) }]);
+      const question = async () =>
+        (
+          await look.query('SELECT delivered_at, answer FROM waitfor_questions WHERE seq = $1', [
+            seq,
+          ])
+        ).rows[0];
+      // A host that holds no claim stores nothing and marks nothing delivered.
+      const result = JSON.stringify({ content: [] });
+      const fenced = await look.query(calls.completeResumed, ['c1', 'host-b', result, false]);
+      expect(fenced.rows).toEqual([]);
+      expect(await question()).toEqual({ delivered_at: null, answer: JSON.parse(answer) });
+      const done = await look.query(calls.completeResumed, ['c1', 'host-a', result, false]);
+      expect(done.rows).toMatchObject([{ call_id: 'c1', withdrawn: 0 }]);
+      expect(await question()).toEqual({
+        delivered_at: expect.any(Date),
+        answer: { id: 'q', ok: true },
+      });
+      const { rows } = await look.query('SELECT state, result FROM waitfor_calls');
+      expect(rows[0]).toEqual({ state: 'complete', result: { content: [] } });
+    } finally {
+      await close();
+    }
+  });
+
+  it('returns no answers with the claim of a task (its poller takes them)', async () => {
+    const { look, close } = await sessions();
+    try {
+      await look.query(calls.insertTaskCall, ['t1', 'scope', 'server', '{"kind":"task"}', 'maker']);
+      const [claimed] = (await look.query(calls.claimCall, ['poller', 60_000])).rows;
+      expect(claimed).toMatchObject({ kind: 'task', answers: null });
+    } finally {
+      await close();
+    }
+  });
+
   it('reads an index, never the whole table, at 100,000 calls', async () => {
     const { look, close } = await sessions();
     try {
