@@ -36,7 +36,7 @@ export function transition({ table, alias, from, set, where, returning }: Transi
 }
 
 /** The largest NOTIFY payload PostgreSQL sends, in bytes: a longer one fails its statement. */
-const maxNoticeBytes = 7999;
+export const maxNoticeBytes = 7999;
 
 /** The columns an `end` notice reads from the rows a statement ended (its RETURNING). */
 export const endedColumns =

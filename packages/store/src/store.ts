@@ -121,7 +121,12 @@ function route(
   }
   const { s: scope, i: id, q: seq, e: event, c: callId, t: state } = isRecord(notice) ? notice : {};
   if (typeof callId === 'string' && (event === 'ready' || event === 'done')) {
-    for (const handle of calls) handle.notice(callId, event);
+    // A `done` of a complete call carries its stored result (`r`) when it fit NOTIFY.
+    const carried =
+      event === 'done' && isRecord(notice) && state === 'complete' && isRecord(notice.r)
+        ? { result: notice.r }
+        : undefined;
+    for (const handle of calls) handle.notice(callId, event, carried);
     return;
   }
   if (typeof scope === 'string' && event === 'changed') {

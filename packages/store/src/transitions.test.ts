@@ -51,18 +51,28 @@ const answer = JSON.stringify({ id: 'q', ok: true, data: { region: 'eu' } });
 /** Asks question `q` as host `asker` (alive), expiring in `expiresInMs`; returns its seq. */
 async function ask(look: Client, expiresInMs: number): Promise<string> {
   await look.query(sql.renewInstance, ['asker', 60_000]);
-  const { rows } = await look.query(sql.insertQuestion, [
-    'scope',
-    'q',
-    'input',
-    JSON.stringify({ id: 'q', kind: 'input', prompt: 'Region?' }),
-    null,
-    at(expiresInMs),
-    'asker',
-    null,
-  ]);
+  return insertAsked(look, at(expiresInMs), 'asker', null);
+}
+
+/** Inserts question `q` of `scope`, asked by `askedBy` for call `callId` (or none); its seq. */
+async function insertAsked(
+  look: Client,
+  expiresAt: string | null,
+  askedBy: string,
+  callId: string | null,
+): Promise<string> {
+  const request = JSON.stringify({ id: 'q', kind: 'input', prompt: 'Region?' });
+  const params = ['scope', 'q', 'input', request, null, expiresAt, askedBy, callId];
+  const { rows } = await look.query(sql.insertQuestion, params);
   return String(rows[0].seq);
 }
+
+/** Asks question `q` for durable call `callId` (no host waits for it in memory); returns its seq. */
+const askForCall = (look: Client, callId: string) => insertAsked(look, null, 'maker', callId);
+
+/** Answers question `seq` (accepted, by `ann`), as any host's answer does. */
+const answerQuestion = (look: Client, seq: string) =>
+  look.query(sql.endQuestion, ['scope', seq, 'answered', answer, 'accepted', 'ann', false, at(0)]);
 
 /** Resolves once session `pid` waits on a lock (so it read the row before A committed). */
 async function blocked(look: Client, pid: number): Promise<void> {
@@ -186,6 +196,7 @@ it('builds every statement that sets a state with transition(): the state it lea
       'claimCall',
       'closeOrphans',
       'closePreviousLife',
+      'completeResumed',
       'endQuestion',
       'expireDue',
       'finishCall',
@@ -210,27 +221,8 @@ describe("a task's answer: the poller takes it, or its submit's bound gives it b
   async function answeredTask(look: Client): Promise<string> {
     await look.query(calls.insertTaskCall, ['t1', 'scope', 'server', '{"kind":"task"}', 'maker']);
     expect((await look.query(calls.claimCall, ['poller', 60_000])).rows).toHaveLength(1);
-    const { rows } = await look.query(sql.insertQuestion, [
-      'scope',
-      'q',
-      'input',
-      JSON.stringify({ id: 'q', kind: 'input', prompt: 'Region?' }),
-      null,
-      null,
-      'maker',
-      't1',
-    ]);
-    const seq = String(rows[0].seq);
-    const ended = await look.query(sql.endQuestion, [
-      'scope',
-      seq,
-      'answered',
-      answer,
-      'accepted',
-      'ann',
-      false,
-      at(0),
-    ]);
+    const seq = await askForCall(look, 't1');
+    const ended = await answerQuestion(look, seq);
     expect(ended.rows).toMatchObject([{ held: false, task: true }]);
     return seq;
   }
@@ -315,6 +307,50 @@ describe('claiming a call', () => {
         'suspended',
         'claimed',
       ]);
+    } finally {
+      await close();
+    }
+  });
+
+  it("returns a modern call's ended questions with the claim; its completion marks them delivered, fenced by the claim", async () => {
+    const { look, close } = await sessions();
+    try {
+      await look.query(calls.insertCall, ['c1', 'scope', 'server', '{}', 1, 'maker', true]);
+      const seq = await askForCall(look, 'c1');
+      // The answer ends the call's last question: the trigger makes the call ready.
+      await answerQuestion(look, seq);
+      const [claimed] = (await look.query(calls.claimCall, ['host-a', 30_000])).rows;
+      expect(claimed.answers).toEqual([{ id: 'q', state: 'answered', answer: JSON.parse(answer) }]);
+      const question = async () =>
+        (
+          await look.query('SELECT delivered_at, answer FROM waitfor_questions WHERE seq = $1', [
+            seq,
+          ])
+        ).rows[0];
+      // A host that holds no claim stores nothing and marks nothing delivered.
+      const result = JSON.stringify({ content: [] });
+      const fenced = await look.query(calls.completeResumed, ['c1', 'host-b', result, false]);
+      expect(fenced.rows).toEqual([]);
+      expect(await question()).toEqual({ delivered_at: null, answer: JSON.parse(answer) });
+      const done = await look.query(calls.completeResumed, ['c1', 'host-a', result, false]);
+      expect(done.rows).toMatchObject([{ call_id: 'c1', withdrawn: 0 }]);
+      expect(await question()).toEqual({
+        delivered_at: expect.any(Date),
+        answer: { id: 'q', ok: true },
+      });
+      const { rows } = await look.query('SELECT state, result FROM waitfor_calls');
+      expect(rows[0]).toEqual({ state: 'complete', result: { content: [] } });
+    } finally {
+      await close();
+    }
+  });
+
+  it('returns no answers with the claim of a task (its poller takes them)', async () => {
+    const { look, close } = await sessions();
+    try {
+      await look.query(calls.insertTaskCall, ['t1', 'scope', 'server', '{"kind":"task"}', 'maker']);
+      const [claimed] = (await look.query(calls.claimCall, ['poller', 60_000])).rows;
+      expect(claimed).toMatchObject({ kind: 'task', answers: null });
     } finally {
       await close();
     }

@@ -1,7 +1,7 @@
 // The statements of durable calls, parameters only (see sql.ts for the questions and the rule every
 // state change keeps: one statement, conditional on the state it leaves).
 import type { Names } from '../names';
-import { endedColumns, notice, transition } from '../sql';
+import { endedColumns, maxNoticeBytes, notice, transition } from '../sql';
 
 const ms = (parameter: string) => `${parameter}::double precision * interval '1 millisecond'`;
 
@@ -15,6 +15,27 @@ export function callStatements(names: Names) {
   const calls = names.calls;
   const notifyCall = (event: 'ready' | 'done') =>
     `pg_notify('${names.channel}', json_build_object('c', call_id, 'e', '${event}')::text)`;
+  /**
+   * The `done` notice of the CTE `finished` (call_id, state, result): it carries the stored result
+   * (`r`, the row's own json text) while the payload fits NOTIFY's 8,000 bytes, so the host awaiting
+   * it need not read the row; a longer one says only `done`, and that host reads the row.
+   */
+  const carried = `json_build_object('c', call_id, 'e', 'done', 't', state, 'r', result)::text`;
+  const notifyDone = `pg_notify('${names.channel}', CASE
+    WHEN state = 'complete' AND octet_length(${carried}) <= ${maxNoticeBytes} THEN ${carried}
+    ELSE json_build_object('c', call_id, 'e', 'done')::text END)`;
+  /**
+   * The answers of the call of CTE `$from`, marked delivered (its resume sent them), their data
+   * removed unless kept ($keep): one CTE of the statement that stores what came of the resume, so
+   * it is fenced by the same claim and never happens without it.
+   */
+  const deliverAnswers = (from: string, keep: string) => `delivered AS (
+  UPDATE ${names.questions} AS question SET delivered_at = now(),
+    answer = CASE WHEN ${keep}::boolean OR question.answer IS NULL THEN question.answer
+      WHEN question.outcome = 'accepted' THEN json_build_object('id', question.id, 'ok', true)
+      ELSE json_build_object('id', question.id, 'ok', false, 'reason', question.outcome) END
+  WHERE question.call_id IN (SELECT call_id FROM ${from})
+    AND question.state <> 'open' AND question.delivered_at IS NULL)`;
   /** A claimable call: ready and due, or running under a lease that ran out (its host died). */
   const claimable = (alias: string) =>
     `(${alias}.state = 'ready' AND ${alias}.run_at <= now())
@@ -54,7 +75,12 @@ ${transition({
   where: `call.call_id = coalesce((SELECT call_id FROM due), (SELECT call_id FROM abandoned))
     AND (${claimable('call')})`,
   returning: `call.call_id, call.scope, call.server_key, call.suspension, call.round, call.attempts,
-    call.kind, call.version`,
+    call.kind, call.version,
+    CASE WHEN call.kind = 'task' THEN NULL ELSE (
+      SELECT coalesce(json_agg(json_build_object('id', question.id, 'state', question.state,
+        'answer', question.answer) ORDER BY question.seq), '[]'::json)
+      FROM ${names.questions} AS question
+      WHERE question.call_id = call.call_id AND question.state <> 'open') END AS answers`,
 })}`,
 
     /**
@@ -68,13 +94,6 @@ ${transition({
     callAnswers: `SELECT id, state, answer FROM ${names.questions}
   WHERE call_id = $1 AND state <> 'open' ORDER BY seq`,
 
-    /** Marks the answers of a resumed call delivered, and removes their data (unless kept: $2). */
-    scrubCallAnswers: `UPDATE ${names.questions} AS question SET delivered_at = now(),
-    answer = CASE WHEN $2::boolean OR question.answer IS NULL THEN question.answer
-      WHEN question.outcome = 'accepted' THEN json_build_object('id', question.id, 'ok', true)
-      ELSE json_build_object('id', question.id, 'ok', false, 'reason', question.outcome) END
-  WHERE question.call_id = $1 AND question.state <> 'open' AND question.delivered_at IS NULL`,
-
     /** running → complete or failed ($3), for the host holding it (fenced by the claim). */
     finishCall: `WITH finished AS (
   ${transition({
@@ -85,9 +104,39 @@ ${transition({
       trace = call.trace || ${traceEntry('$3::text', '$2')},
       suspension = NULL, claimed_by = NULL, lease_until = NULL, ended_at = now()`,
     where: 'call.call_id = $1 AND call.claimed_by = $2',
-    returning: 'call.call_id',
+    returning: 'call.call_id, call.state, call.result',
   })})
-SELECT call_id, ${notifyCall('done')} FROM finished`,
+SELECT call_id, ${notifyDone} FROM finished`,
+
+    /**
+     * A modern call's resume completed: running → complete with its result ($3), fenced by the
+     * claim; in the same statement its answers are marked delivered (data removed unless kept:
+     * $4), and any open question of it (there should be none) ends `cancelled` (`completed`).
+     */
+    completeResumed: `WITH finished AS (
+  ${transition({
+    table: calls,
+    alias: 'call',
+    from: ['running'],
+    set: `state = 'complete', result = $3::json, error = NULL,
+      trace = call.trace || ${traceEntry(`'complete'`, '$2')},
+      suspension = NULL, claimed_by = NULL, lease_until = NULL, ended_at = now()`,
+    where: `call.call_id = $1 AND call.claimed_by = $2 AND call.kind = 'modern'`,
+    returning: 'call.call_id, call.state, call.result',
+  })}),
+${deliverAnswers('finished', '$4')},
+ended AS (
+  ${transition({
+    table: names.questions,
+    alias: 'question',
+    from: ['open'],
+    set: `state = 'cancelled', outcome = 'completed', ended_at = now(), delivered_at = now(),
+      request = CASE WHEN $4::boolean THEN question.request END`,
+    where: 'question.call_id IN (SELECT call_id FROM finished)',
+    returning: endedColumns,
+  })}),
+notices AS (SELECT ${notice(names, 'end')} FROM ended)
+SELECT call_id, (SELECT count(*) FROM notices)::int AS withdrawn, ${notifyDone} FROM finished`,
 
     /**
      * running → ready after a failure that may pass: due again after $3 ms doubled per attempt
@@ -106,7 +155,9 @@ SELECT call_id, ${notifyCall('done')} FROM finished`,
 
     /**
      * running → waiting on the next round's suspension ($3, round $4), or ready at once when that
-     * round has no questions ($5 false); fenced by the claim. The attempt count starts again.
+     * round has no questions ($5 false); fenced by the claim. The attempt count starts again. In
+     * the same statement the answers this round's resume sent are marked delivered (data removed
+     * unless kept: $6).
      */
     suspendAgain: `WITH suspended AS (
   ${transition({
@@ -120,7 +171,8 @@ SELECT call_id, ${notifyCall('done')} FROM finished`,
       claimed_by = NULL, lease_until = NULL`,
     where: 'call.call_id = $1 AND call.claimed_by = $2',
     returning: 'call.call_id, call.state',
-  })})
+  })}),
+${deliverAnswers('suspended', '$6')}
 SELECT call_id, CASE WHEN state = 'ready' THEN ${notifyCall('ready')} END FROM suspended`,
 
     /**

@@ -74,9 +74,14 @@ export interface CallsHost {
   calls: CallStatements;
 }
 
-/** What the store calls on durable calls: a call became ready or ended. */
+/** A completed call's result as its `done` notice carried it: the stored row's own json. */
+export interface CarriedResult {
+  result: Record<string, unknown>;
+}
+
+/** What the store calls on durable calls: a call became ready or ended (with its result, if carried). */
 export interface CallsHandle {
-  notice(callId: string, event: 'ready' | 'done'): void;
+  notice(callId: string, event: 'ready' | 'done', done?: CarriedResult): void;
   /** The fallback poll: claims what is ready and lets every awaited result be read again. */
   poll(): Promise<void>;
   close(): void;
@@ -163,7 +168,7 @@ class HostCalls implements CallsHandle {
   private readonly leaseMs: number;
   private readonly retryMs: number;
   private readonly maxAttempts: number;
-  private readonly waiters = new Map<string, Set<() => void>>();
+  private readonly waiters = new Map<string, Set<(done?: CarriedResult) => void>>();
   /** The task-backed calls this host polls, by call id: each runs until its task ends. */
   private readonly pollers = new Map<string, TaskPoller>();
   private closed = false;
@@ -233,13 +238,18 @@ class HostCalls implements CallsHandle {
     });
   }
 
-  /** Stores a resume's outcome: the result once, or the next round and its questions. */
+  /**
+   * Stores a resume's outcome: the result once, or the next round and its questions. Either way
+   * the answers it sent are marked delivered in the same statement, fenced by the claim.
+   */
   private async resumed(row: Row, outcome: DurableOutcome): Promise<void> {
-    const { driver, instance, calls: callSql } = this.host;
+    const { driver, instance, calls: callSql, keepAnswerData: keep } = this.host;
     const callId = String(row.call_id);
-    await driver.query(callSql.scrubCallAnswers, [callId, this.host.keepAnswerData]);
-    if (outcome.status === 'complete')
-      return this.finish(callId, 'complete', outcome.result, null, 'completed');
+    if (outcome.status === 'complete') {
+      const result = JSON.stringify(outcome.result);
+      await driver.query(callSql.completeResumed, [callId, instance, result, keep]);
+      return;
+    }
     // A further round: its questions go back through the store, like the first ones. A retry the
     // server answered with a task is ready at once: a host claims it and polls the task.
     const next = outcome.suspension;
@@ -250,6 +260,7 @@ class HostCalls implements CallsHandle {
         JSON.stringify(next),
         Number(row.round) + 1,
         !isTask(next) && next.requests.length > 0,
+        keep,
       ]);
       if (kept.length > 0)
         await insertQuestions(
@@ -261,6 +272,21 @@ class HostCalls implements CallsHandle {
           next.requests,
         );
     });
+  }
+
+  /**
+   * The Answers a claimed call resumes with: from its ended questions, which the claim returned.
+   * Should one of its Requests have no ended row there (the claim's snapshot predates a round
+   * that ended since), they are read again, as they are now.
+   */
+  private async answersOf(row: Row, suspension: Suspension): Promise<Answer[]> {
+    const claimed = Array.isArray(row.answers) ? (row.answers as Row[]) : [];
+    let byId = new Map(claimed.map((question) => [String(question.id), question]));
+    if (suspension.requests.some((request) => !byId.has(request.id))) {
+      const ended = await this.host.driver.query(this.host.calls.callAnswers, [row.call_id]);
+      byId = new Map(ended.map((question) => [String(question.id), question]));
+    }
+    return suspension.requests.map((request) => answerOf(request, byId.get(request.id)));
   }
 
   /**
@@ -281,9 +307,7 @@ class HostCalls implements CallsHandle {
     }, this.leaseMs / 3);
     renew.unref?.();
     try {
-      const ended = await driver.query(callSql.callAnswers, [callId]);
-      const byId = new Map(ended.map((question) => [String(question.id), question]));
-      const answers = suspension.requests.map((request) => answerOf(request, byId.get(request.id)));
+      const answers = await this.answersOf(row, suspension);
       let outcome: DurableOutcome;
       try {
         const bridge = await this.options.clientFor(String(row.server_key), String(row.scope));
@@ -419,9 +443,13 @@ class HostCalls implements CallsHandle {
   }
 
   /** Registered before the read, so a notice that lands in between is not lost; returns the wait. */
-  private waitForNotice(callId: string): { woken: Promise<void>; wake(): void; stop(): void } {
-    let wake!: () => void;
-    const woken = new Promise<void>((resolve) => (wake = resolve));
+  private waitForNotice(callId: string): {
+    woken: Promise<CarriedResult | undefined>;
+    wake(done?: CarriedResult): void;
+    stop(): void;
+  } {
+    let wake!: (done?: CarriedResult) => void;
+    const woken = new Promise<CarriedResult | undefined>((resolve) => (wake = resolve));
     const set = this.waiters.get(callId) ?? new Set();
     set.add(wake);
     this.waiters.set(callId, set);
@@ -453,20 +481,22 @@ class HostCalls implements CallsHandle {
         }
         const onAbort = (): void => notice.wake();
         signal?.addEventListener('abort', onAbort, { once: true });
-        await notice.woken;
+        const done = await notice.woken;
         signal?.removeEventListener('abort', onAbort);
+        // The `done` notice carried the stored result: no read of the row (else read it again).
+        if (done) return done.result;
       } finally {
         notice.stop();
       }
     }
   }
 
-  notice(callId: string, event: 'ready' | 'done'): void {
+  notice(callId: string, event: 'ready' | 'done', done?: CarriedResult): void {
     if (event === 'ready') {
       // A question of a task this host polls ended: its poller sends the answer.
       this.pollers.get(callId)?.notice();
       void this.work().catch((error: unknown) => this.report(error));
-    } else for (const wake of [...(this.waiters.get(callId) ?? [])]) wake();
+    } else for (const wake of [...(this.waiters.get(callId) ?? [])]) wake(done);
   }
 
   poll(): Promise<void> {
