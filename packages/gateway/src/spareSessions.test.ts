@@ -8,6 +8,7 @@
  * a manual clock: the spare's idle time and the close bounds pass only when a test advances it.
  */
 import { fileURLToPath } from 'node:url';
+import { ProtocolError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 import { describe, expect, onTestFinished, test, vi } from 'vitest';
 import { gatewayTables } from './__fixtures__/gatewayTables';
 import { openHost, textOf, tsxBinary, type Host, type Person } from './__fixtures__/hosts';
@@ -310,15 +311,20 @@ describe('a spare whose upstream died (stdio)', () => {
 
 describe('isUnknownSession: what makes a call run once more on a session of its own', () => {
   const sdkError = (status: number) =>
-    Object.assign(new Error(`Error POSTing to endpoint: ${status}`), { data: { status } });
+    new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, 'Error POSTing to endpoint', {
+      status,
+    });
   test('an HTTP 404 of the SDK transport, on the error or down its cause chain', () => {
     expect(isUnknownSession(sdkError(404))).toBe(true);
-    expect(isUnknownSession(new Error('upstream call failed', { cause: sdkError(404) }))).toBe(
-      true,
-    );
-    expect(isUnknownSession({ status: 404 })).toBe(true);
+    const wrapped = new Error('upstream call failed', { cause: sdkError(404) });
+    expect(isUnknownSession(wrapped)).toBe(true);
   });
-  test('anything else is not: another status, no status, a chain deeper than 8, a cycle', () => {
+  test("anything else is not: a server's error data, another status, a chain deeper than 8, a cycle", () => {
+    // A JSON-RPC error the server sent: its data is the server's to fill, and the call ran.
+    expect(isUnknownSession(new ProtocolError(-32603, 'fetch failed', { status: 404 }))).toBe(
+      false,
+    );
+    expect(isUnknownSession({ status: 404, data: { status: 404 } })).toBe(false);
     expect(isUnknownSession(sdkError(500))).toBe(false);
     expect(isUnknownSession(new Error('fetch failed'))).toBe(false);
     expect(isUnknownSession(undefined)).toBe(false);

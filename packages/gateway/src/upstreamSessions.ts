@@ -13,7 +13,7 @@
  * after its result went out, off the result's path; a close that fails or runs past its bound
  * drops the session all the same, and is counted and logged.
  */
-import type { Client } from '@modelcontextprotocol/client';
+import { SdkHttpError, type Client } from '@modelcontextprotocol/client';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { Connection, ConnectOptions } from '@waitfor/mcp-bridge';
 import { connect, type StdioTarget } from '@waitfor/mcp-bridge/node';
@@ -37,14 +37,15 @@ export type SessionWiring = Pick<ConnectOptions, 'waitFor' | 'sampling' | 'roots
 /** The first connection and the upstream sessions opened for hosts. */
 /**
  * Whether `error` says the server did not know the session its request named (it restarted, or
- * forgot it): an HTTP 404, which the SDK's transport error keeps in its `data`, anywhere on the
- * error's `cause` chain (at most 8 deep). Such a request never ran on the server.
+ * forgot it): the SDK transport's own HTTP error with status 404, anywhere on the error's `cause`
+ * chain (at most 8 deep). Such a request never ran on the server. Only the transport's error
+ * counts: a JSON-RPC error the server sent (its `data` is the server's to fill, a `status: 404`
+ * of a tool that fetched something included) says the call ran.
  */
 export function isUnknownSession(error: unknown): boolean {
   let current: unknown = error;
   for (let depth = 0; depth < 8 && isRecord(current); depth++) {
-    const data = current['data'];
-    if (current['status'] === 404 || (isRecord(data) && data['status'] === 404)) return true;
+    if (current instanceof SdkHttpError && current.status === 404) return true;
     current = current['cause'];
   }
   return false;
